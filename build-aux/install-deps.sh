@@ -1,0 +1,26 @@
+#!/bin/sh
+# install-deps.sh: installs the Debian 12 packages opencode-pty needs to
+# build, test and demo.  Idempotent; runs apt-get only when something is
+# missing, and `apt-get update` only then.
+set -eu
+
+PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
+libseccomp-dev libcmocka-dev systemd systemd-container dbus util-linux
+bsdutils mandoc strace procps"
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages:$missing (run as root)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

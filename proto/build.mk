@@ -1,0 +1,17 @@
+# proto/build.mk: shared codecs (wire frames, imsg channel, arguments, logs)
+# and their cmocka tests.
+
+PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c
+PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c
+PROTO_ARG_SRCS		:= proto/argcodec.c
+PROTO_LOG_SRCS		:= proto/log.c
+
+TESTS			+= test_frame test_framerd test_imsg test_msgstart \
+			   test_argcodec
+test_frame_SRCS		:= regress/unit/test_frame.c $(PROTO_FRAME_SRCS)
+test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
+test_imsg_SRCS		:= regress/unit/test_imsg.c $(PROTO_IMSG_SRCS) \
+			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
+test_msgstart_SRCS	:= regress/unit/test_msgstart.c $(PROTO_IMSG_SRCS) \
+			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
+test_argcodec_SRCS	:= regress/unit/test_argcodec.c $(PROTO_ARG_SRCS)

@@ -1,0 +1,139 @@
+/*
+ * imsg.h: the parent-relay message channel.  One message per
+ * SOCK_SEQPACKET packet: a fixed header, a payload, at most one
+ * descriptor.  Every received message is checked against the one table
+ * in msgtab.c before anybody looks at it.
+ */
+#ifndef OPTY_IMSG_H
+#define OPTY_IMSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/frame.h"
+
+#define IMSG_HDR_LEN		12
+#define IMSG_MAX_PAYLOAD	(24 + FRAME_MAX_PAYLOAD)
+
+struct imsg_hdr {
+	uint32_t	type;
+	uint32_t	len;		/* payload bytes after the header */
+	uint32_t	sid;		/* session id, 0..OPTY_MAX_SESSIONS-1 */
+};
+
+struct imsg {
+	struct imsg_hdr	hdr;
+	int		fd;		/* -1 when none */
+	uint8_t		data[IMSG_MAX_PAYLOAD];
+};
+
+/* Message types; requests and their answers are named in pairs. */
+enum imsg_type {
+	IMSG_AUTH_REQ = 1,	/* relay->parent, fd: accepted connection */
+	IMSG_AUTH_OK,		/* parent->relay */
+	IMSG_AUTH_DENY,		/* parent->relay, struct imsg_code */
+	IMSG_START_REQ,		/* relay->parent, fd: directory, msg_start */
+	IMSG_START_OK,		/* parent->relay, fd: stream socket */
+	IMSG_START_FAIL,	/* parent->relay, struct imsg_code */
+	IMSG_EXIT,		/* parent->relay, struct imsg_exit */
+	IMSG_CLOSE_REQ,		/* relay->parent, struct imsg_close */
+	IMSG_CLOSED,		/* parent->relay */
+	IMSG_TYPE_MAX
+};
+
+/* Session states, each as the receiving side sees them. */
+enum sess_state {
+	SS_FREE = 0,		/* no session */
+	SS_AUTH,		/* connection handed over, no answer yet */
+	SS_ADMITTED,		/* admitted, waiting for the start frame */
+	SS_STARTING,		/* start requested, unit not yet running */
+	SS_RUNNING,		/* unit running, bytes flowing */
+	SS_ENDED,		/* exit or start failure sent */
+	SS_CLOSING,		/* close requested, unit being stopped */
+	SS_NSTATES
+};
+#define SS_BIT(s)	(1u << (s))
+
+enum imsg_dir {
+	TO_PARENT = 1,
+	TO_RELAY = 2,
+};
+
+enum imsg_fdrule {
+	FD_NONE = 0,
+	FD_REQUIRED = 1,
+};
+
+struct msgtab_ent {
+	const char		*name;
+	enum imsg_dir		 dir;
+	uint32_t		 minlen;	/* == maxlen for fixed-size */
+	uint32_t		 maxlen;
+	enum imsg_fdrule	 fd;
+	uint32_t		 states;	/* SS_BIT() set, receiver view */
+};
+
+/* Fixed payloads (host byte order: both ends are one machine). */
+struct imsg_code {
+	uint32_t	code;		/* enum frame_error */
+};
+
+struct imsg_exit {
+	uint32_t	code;		/* ExecMainCode */
+	uint32_t	status;		/* ExecMainStatus */
+	char		result[EXIT_MAX_RESULT];	/* NUL-terminated */
+};
+
+struct imsg_close {
+	uint64_t	bytes_in;	/* client -> command */
+	uint64_t	bytes_out;	/* command -> client */
+};
+
+/*
+ * IMSG_START_REQ payload: this fixed part, then argc NUL-terminated
+ * strings (each <= START_MAX_ARGLEN bytes, the first non-empty), and
+ * nothing after the last NUL.
+ */
+struct msg_start {
+	uint64_t	dev;
+	uint64_t	ino;
+	uint32_t	runtime;
+	uint32_t	argc;
+};
+
+struct start_args {
+	struct msg_start	 fixed;
+	const char		*argv[START_MAX_ARGS];	/* into the payload */
+};
+
+/* Receive results: 1 = a message, 0 = EOF, negative = the reason. */
+enum imsg_status {
+	IMSG_E_IO = -1,		/* recvmsg failed; errno is set */
+	IMSG_E_TRUNC = -2,	/* MSG_TRUNC: packet larger than the max */
+	IMSG_E_CTRUNC = -3,	/* MSG_CTRUNC: control data cut */
+	IMSG_E_CMSG = -4,	/* control message not SCM_RIGHTS */
+	IMSG_E_NFDS = -5,	/* more than one descriptor */
+	IMSG_E_SHORT = -6,	/* shorter than the header */
+	IMSG_E_LENGTH = -7,	/* header length != packet payload */
+	IMSG_E_TYPE = -8,	/* unknown type */
+	IMSG_E_DIR = -9,	/* type not sent in this direction */
+	IMSG_E_SIZE = -10,	/* payload length not allowed for type */
+	IMSG_E_FD_UNEXPECTED = -11,
+	IMSG_E_FD_MISSING = -12,
+	IMSG_E_SID = -13,	/* session id out of range */
+	IMSG_E_STATE = -14,	/* not allowed in the session's state */
+};
+
+const struct msgtab_ent *msgtab_lookup(uint32_t);
+const char *imsg_type_name(uint32_t);
+const char *imsg_strerror(int);
+const char *sess_state_name(int);
+
+int	imsg_send(int, uint32_t, uint32_t, int, const void *, size_t);
+int	imsg_recv(int, enum imsg_dir, struct imsg *);
+int	imsg_check_state(const struct imsg *, enum sess_state);
+
+int	msg_start_encode(const struct start_req *, uint8_t *, size_t);
+int	msg_start_decode(const uint8_t *, size_t, struct start_args *);
+
+#endif

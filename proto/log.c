@@ -1,0 +1,123 @@
+/*
+ * log.c: logging for every opencode-pty process (any trust level).
+ * Writes one line per call to stderr; never allocates, so it is safe in
+ * the relay's sandbox (only write(2) is needed).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "proto/log.h"
+
+static const char	*log_tag = "opencode-pty";
+static int		 log_verbose;
+static void		(*log_atexit)(void);
+
+void
+log_init(const char *tag, int verbose)
+{
+	log_tag = tag;
+	log_verbose = verbose;
+}
+
+/* Called by fatal()/fatalx() before exiting, e.g. to stop every unit. */
+void
+log_setexit(void (*fn)(void))
+{
+	log_atexit = fn;
+}
+
+static void
+log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
+{
+	char	msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (saved_errno != 0)
+		dprintf(STDERR_FILENO, "%s%s: %s: %s\n", prio, log_tag, msg,
+		    strerror(saved_errno));
+	else
+		dprintf(STDERR_FILENO, "%s%s: %s\n", prio, log_tag, msg);
+}
+
+void
+log_warn(const char *fmt, ...)
+{
+	int	 saved_errno = errno;
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vline(SD_WARNING, saved_errno, fmt, ap);
+	va_end(ap);
+	errno = saved_errno;
+}
+
+void
+log_warnx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vline(SD_WARNING, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_info(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vline(SD_INFO, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_debug(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (!log_verbose)
+		return;
+	va_start(ap, fmt);
+	log_vline(SD_DEBUG, 0, fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((noreturn))
+fatal_exit(void)
+{
+	void	(*fn)(void) = log_atexit;
+
+	log_atexit = NULL;	/* a fatal() inside the hook must not loop */
+	if (fn != NULL)
+		fn();
+	exit(1);
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	int	 saved_errno = errno;
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vline(SD_CRIT, saved_errno, fmt, ap);
+	va_end(ap);
+	fatal_exit();
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vline(SD_CRIT, 0, fmt, ap);
+	va_end(ap);
+	fatal_exit();
+}
