@@ -1,0 +1,67 @@
+/*
+ * admit.c: IMSG_AUTH_REQ and IMSG_CLOSE_REQ, the ends of a session's
+ * life (root parent).  The connection descriptor is kept, never read,
+ * so the client can be authenticated again when it asks to start.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/imsg.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+void
+session_auth_req(struct session *s, struct imsg *m)
+{
+	struct imsg_code	 deny;
+	int			 code;
+
+	s->conn_fd = m->fd;
+	m->fd = -1;
+	s->state = SS_AUTH;
+	code = auth_peer(parent->bus, s->conn_fd, &s->client_pid,
+	    s->invocation);
+	if (code != 0) {
+		memset(&deny, 0, sizeof(deny));
+		deny.code = code;
+		parent_send(s, IMSG_AUTH_DENY, -1, &deny, sizeof(deny));
+		session_reset(s);
+		return;
+	}
+	log_info("session %u: admitted client pid %ld", s->sid,
+	    (long)s->client_pid);
+	s->state = SS_ADMITTED;
+	parent_send(s, IMSG_AUTH_OK, -1, NULL, 0);
+}
+
+/* Answered only once the unit is confirmed gone (watch.c). */
+void
+session_close_req(struct session *s, struct imsg *m)
+{
+	struct imsg_close	 c;
+
+	memcpy(&c, m->data, sizeof(c));
+	s->state = SS_CLOSING;
+	s->bytes_in = c.bytes_in;
+	s->bytes_out = c.bytes_out;
+	if (s->relay_end != -1) {
+		close(s->relay_end);
+		s->relay_end = -1;
+	}
+	if (!s->unit_made) {
+		session_closed(s);
+		return;
+	}
+	session_stop(s);
+	session_check(s);
+}
+
+/* The last word on a session: the relay may reuse the slot after this. */
+void
+session_closed(struct session *s)
+{
+	parent_send(s, IMSG_CLOSED, -1, NULL, 0);
+	if (s->argc != 0)
+		journal_session(s);
+	session_reset(s);
+}

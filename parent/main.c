@@ -1,0 +1,133 @@
+/*
+ * main.c: opencode-pty-supervisor, the root parent.  Sets up the socket
+ * and the relay channel, execs the unprivileged relay, and only then
+ * opens the system bus (sd-bus connections do not survive fork).  From
+ * then on it only answers the relay and follows systemd.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <systemd/sd-daemon.h>
+
+#include "proto/config.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+static struct parent	 parent_state;
+struct parent		*parent = &parent_state;
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: opencode-pty-supervisor [-v]\n");
+	exit(2);
+}
+
+static void
+user_lookup(void)
+{
+	struct passwd	*pw;
+
+	if ((pw = getpwnam(OPTY_USER)) == NULL)
+		fatalx("user %s not found", OPTY_USER);
+	parent->user_uid = pw->pw_uid;
+	parent->user_gid = pw->pw_gid;
+}
+
+static void
+relay_start(int verbose)
+{
+	int	 ch[2], lfd;
+
+	lfd = parent_listen();
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
+		fatal("socketpair");
+	parent->relay_pid = relay_spawn(ch[1], lfd, verbose);
+	close(ch[1]);
+	close(lfd);
+	parent->relay_fd = ch[0];
+	if (fcntl(parent->relay_fd, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+}
+
+static void
+signals_setup(void)
+{
+	static struct event	*ev[4];
+	const int		 sigs[4] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
+	event_callback_fn	 fns[4] = { parent_shutdown, parent_shutdown,
+				    relay_reap, NULL };
+	int			 i;
+
+	for (i = 0; i < 4; i++) {
+		if (fns[i] == NULL) {
+			signal(sigs[i], SIG_IGN);
+			continue;
+		}
+		ev[i] = evsignal_new(parent->base, sigs[i], fns[i], NULL);
+		if (ev[i] == NULL || event_add(ev[i], NULL) == -1)
+			fatalx("signal event");
+	}
+}
+
+static void
+bus_start(void)
+{
+	int	 r, i;
+
+	if ((r = dbusd_open(parent->base, session_hint, NULL,
+	    &parent->bus)) < 0)
+		fatalx("system bus: %s", strerror(-r));
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+		session_init(&parent->sessions[i], i);
+	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
+		fatalx("orphan sweep: %s", strerror(-r));
+	log_info("orphan sweep stopped %d unit(s)", r);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int	 ch, verbose = 0;
+
+	while ((ch = getopt(argc, argv, "v")) != -1) {
+		if (ch != 'v')
+			usage();
+		verbose = 1;
+	}
+	if (optind != argc)
+		usage();
+	log_init("supervisor", verbose);
+	if (geteuid() != 0)
+		fatalx("must run as root");
+	signal(SIGPIPE, SIG_IGN);
+	parent->relay_pid = -1;
+	parent->relay_fd = -1;
+	user_lookup();
+	parent_make_rundir();
+	relay_start(verbose);
+	if ((parent->base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	signals_setup();
+	log_setexit(parent_failclosed);
+	bus_start();
+	parent->relay_ev = event_new(parent->base, parent->relay_fd,
+	    EV_READ | EV_PERSIST, parent_dispatch_relay, NULL);
+	if (parent->relay_ev == NULL || event_add(parent->relay_ev, NULL))
+		fatalx("relay event");
+	sd_notify(0, "READY=1");
+	parent_status();
+	log_info("ready on %s", OPTY_SOCKET_PATH);
+	event_base_dispatch(parent->base);
+	fatalx("event loop ended");
+}

@@ -1,0 +1,99 @@
+/*
+ * parent.h: the root parent of opencode-pty-supervisor.  Runs as root,
+ * holds the systemd bus connection, and never reads a client byte: all
+ * it learns from clients comes from the kernel (peer credentials) and
+ * from messages of the relay, which it treats as hostile.
+ */
+#ifndef OPTY_PARENT_H
+#define OPTY_PARENT_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "proto/config.h"
+#include "proto/imsg.h"
+#include "dbusd/dbusd.h"
+
+struct event;
+struct event_base;
+
+struct session {
+	uint32_t		 sid;
+	enum sess_state		 state;
+	int			 conn_fd;	/* client connection, never read */
+	int			 relay_end;	/* stream end for the relay */
+	pid_t			 client_pid;
+	uint8_t			 invocation[16];	/* client's, at admission */
+	char			 unit[64];
+	char			 job[128];
+	int			 unit_made;	/* StartTransientUnit accepted */
+	int			 exited;	/* main process exit recorded */
+	int			 stopping;	/* stop or reset requested */
+	int			 job_failed;	/* JobRemoved said not "done" */
+	int			 stop_late;	/* budget passed, still waiting */
+	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
+	struct unit_state	 result;	/* read once the main exited */
+	uint32_t		 runtime;
+	uint32_t		 argc;
+	char			 argv_hash[65];
+	uint64_t		 started_usec;
+	uint64_t		 bytes_in;
+	uint64_t		 bytes_out;
+	struct event		*timer;
+};
+
+struct parent {
+	struct event_base	*base;
+	struct dbusd		*bus;
+	int			 relay_fd;	/* SEQPACKET channel */
+	pid_t			 relay_pid;
+	struct event		*relay_ev;
+	struct session		 sessions[OPTY_MAX_SESSIONS];
+	int			 stopping;	/* shutting down */
+	uid_t			 user_uid;	/* OPTY_USER */
+	gid_t			 user_gid;
+};
+
+extern struct parent *parent;
+
+/* listen.c */
+int	parent_listen(void);
+void	parent_make_rundir(void);
+
+/* relayproc.c */
+pid_t	relay_spawn(int, int, int);
+void	relay_reap(int, short, void *);
+
+/* dispatch.c */
+void	parent_dispatch_relay(int, short, void *);
+void	parent_send(struct session *, uint32_t, int, const void *, size_t);
+
+/* auth.c */
+int	auth_peer(struct dbusd *, int, pid_t *, uint8_t [16]);
+
+/* admit.c, start.c, watch.c */
+void	session_auth_req(struct session *, struct imsg *);
+void	session_start_req(struct session *, struct imsg *);
+void	session_close_req(struct session *, struct imsg *);
+void	session_hint(const struct hint *, void *);
+void	session_arm(struct session *, uint64_t);
+void	session_check(struct session *);
+void	session_reset(struct session *);
+void	session_init(struct session *, uint32_t);
+void	session_stop(struct session *);
+void	session_closed(struct session *);
+
+/* shutdown.c */
+void	parent_stop_all(void);
+void	parent_failclosed(void);
+void	parent_shutdown(int, short, void *);
+void	parent_status(void);
+
+/* journal.c */
+void	journal_session(const struct session *);
+void	argv_digest(const struct start_args *, char [65]);
+
+uint64_t now_usec(void);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * shutdown.c: the ways the root parent ends (root).  Whether asked to
+ * stop or failing closed, every unit it started is stopped and confirmed
+ * gone before it exits; the units' BindsTo= on the supervisor is the
+ * second line should the parent die before that.
+ */
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "proto/config.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+static int
+stop_all_pending(void)
+{
+	struct session		*s;
+	struct unit_state	 st;
+	int			 i, left = 0;
+
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+		s = &parent->sessions[i];
+		if (!s->unit_made)
+			continue;
+		memset(&st, 0, sizeof(st));
+		if (dbusd_unit_state(parent->bus, s->unit, &st) == 0 &&
+		    !st.loaded) {
+			s->unit_made = 0;
+			continue;
+		}
+		if (strcmp(st.active, "failed") == 0)
+			dbusd_reset_failed(parent->bus, s->unit);
+		left++;
+	}
+	return left;
+}
+
+/* Synchronous on purpose: there is nothing else left to serve. */
+void
+parent_stop_all(void)
+{
+	uint64_t	 deadline;
+	int		 i;
+
+	if (parent->bus == NULL)
+		return;
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+		if (parent->sessions[i].unit_made)
+			session_stop(&parent->sessions[i]);
+	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;
+	while (stop_all_pending() > 0) {
+		if (now_usec() > deadline) {
+			log_warnx("units still present after the stop budget");
+			return;
+		}
+		usleep(20000);
+	}
+}
+
+static void
+relay_stop(void)
+{
+	int	 i;
+
+	if (parent->relay_pid <= 0)
+		return;
+	close(parent->relay_fd);	/* the relay ends on channel EOF */
+	for (i = 0; i < 100; i++) {
+		if (waitpid(parent->relay_pid, NULL, WNOHANG) ==
+		    parent->relay_pid)
+			return;
+		usleep(10000);
+	}
+	kill(parent->relay_pid, SIGKILL);
+	waitpid(parent->relay_pid, NULL, 0);
+}
+
+/* fatal()'s last act: nothing we started may outlive a broken parent. */
+void
+parent_failclosed(void)
+{
+	sd_notify(0, "STOPPING=1\nSTATUS=failing closed");
+	log_warnx("failing closed: stopping every unit");
+	parent_stop_all();
+	if (parent->relay_pid > 0) {
+		kill(parent->relay_pid, SIGKILL);
+		waitpid(parent->relay_pid, NULL, 0);
+	}
+}
+
+void
+parent_shutdown(int sig, short ev, void *arg)
+{
+	(void)ev;
+	(void)arg;
+	log_info("signal %d: stopping", sig);
+	sd_notify(0, "STOPPING=1\nSTATUS=stopping units");
+	log_setexit(NULL);
+	parent_stop_all();
+	relay_stop();
+	exit(0);
+}
+
+void
+parent_status(void)
+{
+	unsigned	 live = 0, depth = 0, bound = 0;
+	uint64_t	 dropped = 0;
+	int		 i;
+
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+		if (parent->sessions[i].state != SS_FREE)
+			live++;
+	if (parent->bus != NULL)
+		dbusd_hint_stats(parent->bus, &depth, &bound, &dropped);
+	sd_notifyf(0, "STATUS=%u/%d sessions; hint queue %u/%u, %llu dropped",
+	    live, OPTY_MAX_SESSIONS, depth, bound,
+	    (unsigned long long)dropped);
+}

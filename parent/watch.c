@@ -1,0 +1,234 @@
+/*
+ * watch.c: follows each session's transient unit to its end (root
+ * parent).  D-Bus signals only say "look again"; every decision is taken
+ * on the unit's state as read back from systemd.  A slot is given back
+ * to the relay only after systemd says the unit no longer exists.
+ */
+#include <sys/time.h>
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "proto/config.h"
+#include "proto/imsg.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+#define POLL_FAST_USEC	20000		/* starting, stopping */
+#define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
+
+uint64_t
+now_usec(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+void
+session_arm(struct session *s, uint64_t usec)
+{
+	struct timeval	 tv;
+
+	tv.tv_sec = usec / 1000000;
+	tv.tv_usec = usec % 1000000;
+	evtimer_add(s->timer, &tv);
+}
+
+static int
+main_exited(const struct unit_state *st)
+{
+	return strcmp(st->active, "failed") == 0 ||
+	    strcmp(st->active, "inactive") == 0 ||
+	    strcmp(st->sub, "exited") == 0;
+}
+
+/* StopUnit kills what is left (TERM, then KILL per the unit's own
+ * properties); a failed unit only goes away with ResetFailedUnit. */
+void
+session_stop(struct session *s)
+{
+	int	 r;
+
+	if (!s->stopping) {
+		s->stopping = 1;
+		s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
+	}
+	if ((r = dbusd_stop_unit(parent->bus, s->unit)) < 0)
+		log_warnx("session %u: StopUnit %s: %s", s->sid, s->unit,
+		    strerror(-r));
+}
+
+static void
+session_gone(struct session *s)
+{
+	struct imsg_exit	 ex;
+
+	log_info("session %u: unit %s gone (result %s, code %d, status %d)",
+	    s->sid, s->unit, s->result.result, s->result.exec_code,
+	    s->result.exec_status);
+	s->unit_made = 0;
+	if (s->state == SS_CLOSING) {
+		session_closed(s);
+		return;
+	}
+	if (s->relay_end != -1) {
+		close(s->relay_end);
+		s->relay_end = -1;
+	}
+	memset(&ex, 0, sizeof(ex));
+	ex.code = (uint32_t)s->result.exec_code;
+	ex.status = (uint32_t)s->result.exec_status;
+	memcpy(ex.result, s->result.result, sizeof(ex.result) - 1);
+	s->state = SS_ENDED;
+	parent_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
+}
+
+static void
+session_started(struct session *s)
+{
+	s->state = SS_RUNNING;
+	parent_send(s, IMSG_START_OK, s->relay_end, NULL, 0);
+	close(s->relay_end);
+	s->relay_end = -1;
+}
+
+static void
+session_record_exit(struct session *s, const struct unit_state *st)
+{
+	s->exited = 1;
+	s->result = *st;
+	if (!st->loaded)
+		strcpy(s->result.result, "gone");
+	log_debug("session %u: main process of %s exited", s->sid, s->unit);
+}
+
+/* Past the stop budget a unit must at least be inactive. */
+static int
+stop_confirmed(struct session *s, const struct unit_state *st)
+{
+	if (!st->loaded)
+		return 1;
+	if (strcmp(st->active, "failed") == 0) {
+		dbusd_reset_failed(parent->bus, s->unit);
+		return 0;
+	}
+	if (now_usec() < s->stop_deadline)
+		return 0;
+	if (strcmp(st->active, "inactive") == 0)
+		return 1;
+	if (!s->stop_late) {
+		s->stop_late = 1;
+		log_warnx("session %u: unit %s still %s/%s past the stop "
+		    "budget; slot stays taken", s->sid, s->unit, st->active,
+		    st->sub);
+	}
+	return 0;
+}
+
+void
+session_check(struct session *s)
+{
+	struct unit_state	 st;
+	int			 r;
+
+	if (!s->unit_made)
+		return;
+	memset(&st, 0, sizeof(st));
+	if ((r = dbusd_unit_state(parent->bus, s->unit, &st)) < 0) {
+		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
+		session_arm(s, POLL_SLOW_USEC);
+		return;
+	}
+	if (s->state == SS_STARTING) {
+		if (st.loaded && strcmp(st.active, "activating") == 0 &&
+		    !s->job_failed) {
+			session_arm(s, POLL_FAST_USEC);
+			return;
+		}
+		if (!s->job_failed)
+			session_started(s);
+	}
+	if (!s->exited && (!st.loaded || main_exited(&st) || s->job_failed))
+		session_record_exit(s, &st);
+	if (s->exited && !s->stopping) {
+		if (strcmp(st.active, "failed") == 0) {
+			s->stopping = 1;
+			s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
+		} else
+			session_stop(s);
+	}
+	if (s->stopping && stop_confirmed(s, &st)) {
+		session_gone(s);
+		return;
+	}
+	session_arm(s, s->stopping || s->state != SS_RUNNING ?
+	    POLL_FAST_USEC : POLL_SLOW_USEC);
+}
+
+static void
+session_timer(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	session_check(arg);
+}
+
+/* A hint names a unit; only our own sessions' units are looked at. */
+void
+session_hint(const struct hint *h, void *arg)
+{
+	struct session	*s;
+	int		 i;
+
+	(void)arg;
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+		s = &parent->sessions[i];
+		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
+			continue;
+		if (h->kind == HINT_JOB_REMOVED && s->state == SS_STARTING &&
+		    strcmp(h->job, s->job) == 0 &&
+		    strcmp(h->result, "done") != 0) {
+			log_info("session %u: start job of %s: %s", s->sid,
+			    s->unit, h->result);
+			s->job_failed = 1;
+		}
+		session_check(s);
+		parent_status();
+	}
+}
+
+static void
+session_clear(struct session *s, uint32_t sid, struct event *timer)
+{
+	memset(s, 0, sizeof(*s));
+	s->sid = sid;
+	s->conn_fd = -1;
+	s->relay_end = -1;
+	s->timer = timer;
+}
+
+void
+session_init(struct session *s, uint32_t sid)
+{
+	struct event	*timer;
+
+	if ((timer = evtimer_new(parent->base, session_timer, s)) == NULL)
+		fatalx("evtimer_new");
+	session_clear(s, sid, timer);
+}
+
+void
+session_reset(struct session *s)
+{
+	if (s->conn_fd != -1)
+		close(s->conn_fd);
+	if (s->relay_end != -1)
+		close(s->relay_end);
+	evtimer_del(s->timer);
+	session_clear(s, s->sid, s->timer);
+}
