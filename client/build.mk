@@ -1,0 +1,19 @@
+# client/build.mk: opencode-pty-client, the helper the Node service runs
+# to send one start frame plus the directory descriptor; its unit test
+# and its strace-based host test.  Linked static-pie so that strace of
+# the whole process, from execve on, shows every system call it makes.
+
+CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/startframe.c \
+			   client/sendframe.c client/sandbox.c
+
+PROGS			+= opencode-pty-client
+opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) proto/frame.c proto/errtext.c
+opencode-pty-client_LIBS	:= $(LIBSECCOMP)
+opencode-pty-client_LDFLAGS	:= -static-pie
+
+TESTS			+= test_client
+test_client_SRCS	:= regress/unit/test_client.c $(CLIENT_SRCS) \
+			   proto/frame.c proto/errtext.c
+test_client_LIBS	:= $(LIBSECCOMP)
+
+SCRIPT_TESTS		+= regress/host/client-strace.sh

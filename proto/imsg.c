@@ -1,0 +1,222 @@
+/*
+ * imsg.c: send and receive one parent-relay message per SOCK_SEQPACKET
+ * packet.  Runs on both sides; in the root parent it is the first code
+ * to touch what a possibly compromised relay wrote, so every packet is
+ * checked against msgtab.c before it is returned, and on any error
+ * every descriptor that came with it is closed.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/config.h"
+#include "proto/imsg.h"
+
+/*
+ * Room for more descriptors than any message may carry, or for one and
+ * a foreign control message such as credentials: a sender that attaches
+ * extra is then seen and refused by name (IMSG_E_NFDS, IMSG_E_CMSG)
+ * rather than cut by the kernel.  More still is MSG_CTRUNC, also refused.
+ */
+#define IMSG_RECV_FDS	16
+
+/* The header goes on the wire as the struct: no padding allowed. */
+_Static_assert(sizeof(struct imsg_hdr) == IMSG_HDR_LEN, "imsg_hdr size");
+
+/* Linux 6.5+: a pidfd the kernel adds if SO_PASSPIDFD is ever set. */
+#ifndef SCM_PIDFD
+#define SCM_PIDFD	0x04
+#endif
+
+union imsg_cmsgbuf {
+	struct cmsghdr	hdr;
+	char		buf[CMSG_SPACE(sizeof(int) * IMSG_RECV_FDS)];
+};
+
+/* The checks imsg_send() shares with the receiver's table rules. */
+static int
+imsg_send_valid(uint32_t type, uint32_t sid, int fd, const void *data,
+    size_t len)
+{
+	const struct msgtab_ent	*ent;
+
+	if ((ent = msgtab_lookup(type)) == NULL)
+		return 0;
+	if (len < ent->minlen || len > ent->maxlen)
+		return 0;
+	if (len > 0 && data == NULL)
+		return 0;
+	if ((ent->fd == FD_REQUIRED) != (fd >= 0))
+		return 0;
+	if (fd < -1)
+		return 0;
+	if (sid >= OPTY_MAX_SESSIONS)
+		return 0;
+	return 1;
+}
+
+int
+imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
+    size_t len)
+{
+	struct imsg_hdr		 hdr;
+	struct iovec		 iov[2];
+	struct msghdr		 mh;
+	struct cmsghdr		*cm;
+	union imsg_cmsgbuf	 cbuf;
+	ssize_t			 n;
+
+	if (!imsg_send_valid(type, sid, fd, data, len)) {
+		errno = EINVAL;
+		return -1;
+	}
+	hdr.type = type;
+	hdr.len = (uint32_t)len;
+	hdr.sid = sid;
+
+	memset(&mh, 0, sizeof(mh));
+	iov[0].iov_base = &hdr;
+	iov[0].iov_len = sizeof(hdr);
+	/* sendmsg() only reads the payload; iovec has no const member. */
+	iov[1].iov_base = (void *)(uintptr_t)data;
+	iov[1].iov_len = len;
+	mh.msg_iov = iov;
+	mh.msg_iovlen = len > 0 ? 2 : 1;
+	if (fd >= 0) {
+		memset(&cbuf, 0, sizeof(cbuf));
+		mh.msg_control = cbuf.buf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int));
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+
+	do {
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	} while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return -1;
+	if ((size_t)n != sizeof(hdr) + len) {
+		/* Cannot happen on SOCK_SEQPACKET; refuse to pretend. */
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Walks the control data, keeping the first SCM_RIGHTS descriptor in
+ * *fdp and closing every other one at once.  Returns how many
+ * descriptors came; *badp is set for any other control message.
+ */
+static int
+imsg_collect_fds(struct msghdr *mh, int *fdp, int *badp)
+{
+	struct cmsghdr	*cm;
+	size_t		 i, nfd;
+	int		 fd, count = 0;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || (cm->cmsg_type !=
+		    SCM_RIGHTS && cm->cmsg_type != SCM_PIDFD)) {
+			*badp = 1;
+			continue;
+		}
+		if (cm->cmsg_type == SCM_PIDFD)
+			*badp = 1;
+		if (cm->cmsg_len < CMSG_LEN(0))
+			continue;
+		nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nfd; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			    sizeof(int));
+			if (*fdp == -1 && cm->cmsg_type == SCM_RIGHTS)
+				*fdp = fd;
+			else
+				close(fd);
+			if (cm->cmsg_type == SCM_RIGHTS)
+				count++;
+		}
+	}
+	return count;
+}
+
+/* The header and table checks, in the order docs/IMSG.md gives. */
+static int
+imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
+{
+	const struct msgtab_ent	*ent;
+
+	if (n < IMSG_HDR_LEN)
+		return IMSG_E_SHORT;
+	if (msg->hdr.len != n - IMSG_HDR_LEN)
+		return IMSG_E_LENGTH;
+	if ((ent = msgtab_lookup(msg->hdr.type)) == NULL)
+		return IMSG_E_TYPE;
+	if (ent->dir != dir)
+		return IMSG_E_DIR;
+	if (msg->hdr.len < ent->minlen || msg->hdr.len > ent->maxlen)
+		return IMSG_E_SIZE;
+	if (ent->fd == FD_NONE && hasfd)
+		return IMSG_E_FD_UNEXPECTED;
+	if (ent->fd == FD_REQUIRED && !hasfd)
+		return IMSG_E_FD_MISSING;
+	if (msg->hdr.sid >= OPTY_MAX_SESSIONS)
+		return IMSG_E_SID;
+	return 1;
+}
+
+int
+imsg_recv(int sock, enum imsg_dir dir, struct imsg *msg)
+{
+	struct iovec		iov[2];
+	struct msghdr		mh;
+	union imsg_cmsgbuf	cbuf;
+	ssize_t			n;
+	int			nfds, badcmsg = 0, rv;
+
+	msg->fd = -1;
+	memset(&mh, 0, sizeof(mh));
+	iov[0].iov_base = &msg->hdr;
+	iov[0].iov_len = sizeof(msg->hdr);
+	iov[1].iov_base = msg->data;
+	iov[1].iov_len = sizeof(msg->data);
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	mh.msg_control = cbuf.buf;
+	mh.msg_controllen = sizeof(cbuf.buf);
+
+	do {
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	} while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return IMSG_E_IO;
+
+	nfds = imsg_collect_fds(&mh, &msg->fd, &badcmsg);
+	if (n == 0 && nfds == 0 && !badcmsg &&
+	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0)
+		return 0;
+
+	if (mh.msg_flags & MSG_TRUNC)
+		rv = IMSG_E_TRUNC;
+	else if (mh.msg_flags & MSG_CTRUNC)
+		rv = IMSG_E_CTRUNC;
+	else if (badcmsg)
+		rv = IMSG_E_CMSG;
+	else if (nfds > 1)
+		rv = IMSG_E_NFDS;
+	else
+		rv = imsg_check(msg, (size_t)n, dir, nfds == 1);
+	if (rv != 1 && msg->fd != -1) {
+		close(msg->fd);
+		msg->fd = -1;
+	}
+	return rv;
+}
