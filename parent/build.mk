@@ -9,5 +9,6 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/shutdown.c parent/journal.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
+				   $(PROTO_ERR_SRCS) \
 				   readiness/sha256.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)

@@ -49,7 +49,8 @@ start_fail(struct session *s, int code)
 {
 	struct imsg_code	 c;
 
-	log_info("session %u: start refused: code %d", s->sid, code);
+	log_info("session %u: start refused: %s", s->sid,
+	    frame_error_text(code));
 	memset(&c, 0, sizeof(c));
 	c.code = code;
 	s->state = SS_ENDED;
