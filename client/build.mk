@@ -7,7 +7,8 @@ CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/startframe.c \
 			   client/sendframe.c client/sandbox.c
 
 PROGS			+= opencode-pty-client
-opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) proto/frame.c proto/errtext.c
+opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) \
+			   proto/frame.c proto/errtext.c
 opencode-pty-client_LIBS	:= $(LIBSECCOMP)
 opencode-pty-client_LDFLAGS	:= -static-pie
 

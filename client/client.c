@@ -1,0 +1,52 @@
+/*
+ * client.c: main() of opencode-pty-client.  Runs as byk, spawned by the
+ * Node service with fd 3 = its connected supervisor socket and fd 4 =
+ * the approved directory.  Checks its descriptors, seccomp-confines
+ * itself, then sends one start frame carrying fd 4 and exits.  It never
+ * connects, opens, stats or resolves a path and never reads a frame:
+ * docs/CLIENT.md says how regress/ proves that.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+
+/* Raw write(2): stdio would fstat, lseek and malloc under seccomp. */
+static void __attribute__((noreturn))
+die(int status, const char *why)
+{
+	char	line[CLIENT_ERRLEN + 64];
+	int	n;
+
+	n = snprintf(line, sizeof(line), "opencode-pty-client: %s\n", why);
+	if (n > 0 && (size_t)n < sizeof(line))
+		(void)!write(STDERR_FILENO, line, (size_t)n);
+	_exit(status);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static uint8_t		frame[CLIENT_FRAME_MAX];
+	struct client_opts	opts;
+	struct client_dir	dir;
+	char			err[CLIENT_ERRLEN];
+	int			len;
+
+	/* Before anything else, including reading argv. */
+	if (fd_check_all(&dir, err, sizeof(err)) == -1)
+		die(CLIENT_EXIT_FDS, err);
+	if (sandbox_enter(err, sizeof(err)) == -1)
+		die(CLIENT_EXIT_SANDBOX, err);
+
+	if (cli_parse(argc, argv, &opts, err, sizeof(err)) == -1)
+		die(CLIENT_EXIT_USAGE, err);
+	if ((len = client_frame(&opts, &dir, frame, sizeof(frame), err,
+	    sizeof(err))) == -1)
+		die(CLIENT_EXIT_USAGE, err);
+	if (client_send(CLIENT_FD_SOCK, CLIENT_FD_DIR, frame, (size_t)len,
+	    err, sizeof(err)) == -1)
+		die(CLIENT_EXIT_SEND, err);
+	_exit(CLIENT_EXIT_OK);
+}
