@@ -1,0 +1,94 @@
+# itlib.sh: shell functions shared by the integration scripts in
+# regress/it/ (test only).  Sourced inside the disposable systemd, as
+# root, with cwd = the repository and TOOLS = the test tool directory.
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() {	# check WHAT CMD...: PASS/FAIL on CMD's status
+	what=$1; shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+finish() { [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"; [ "$fails" = 0 ]; }
+
+SUP=opencode-pty-supervisor.service
+CLIENT_UNIT=opencode-v2.service
+LIBEXEC=/usr/local/libexec
+: "${TOOLS:?TOOLS is not set}"
+tmp=$(mktemp -d) || exit 1
+chmod 0755 "$tmp"
+trap 'itlib_cleanup' EXIT
+
+itlib_cleanup() {
+	systemctl stop "$CLIENT_UNIT" 2>/dev/null
+	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	rm -rf "$tmp"
+}
+
+for t in opty-nodesim; do
+	[ -x "$TOOLS/$t" ] || { echo "FAIL: $TOOLS/$t missing (make tools)"; exit 1; }
+done
+id -u byk >/dev/null 2>&1 || { echo "FAIL: user byk missing"; exit 1; }
+
+# A working directory for sessions, owned by byk.
+WORK=/home/byk/work
+mkdir -p "$WORK" && chown byk:byk "$WORK"
+
+sup_start() {
+	systemctl reset-failed "$SUP" 2>/dev/null
+	if ! systemctl start "$SUP"; then
+		journalctl -u "$SUP" -n 30 --no-pager
+		return 1
+	fi
+}
+
+sup_stop() { systemctl stop "$SUP"; systemctl reset-failed "$SUP" 2>/dev/null; }
+
+# The strictly named session units that exist right now.
+pty_units() {
+	systemctl list-units --all --plain --no-legend 'opencode-pty-*' |
+	    awk '{ print $1 }' | grep -E '^opencode-pty-[0-9a-f]{32}\.service$'
+}
+
+# wait_no_units [SECONDS]: true once no session unit is left.
+wait_no_units() {
+	n=$(( ${1:-20} * 10 ))
+	while [ $n -gt 0 ]; do
+		[ -z "$(pty_units)" ] && return 0
+		sleep 0.1; n=$((n - 1))
+	done
+	pty_units | sed 's/^/  left: /'
+	return 1
+}
+
+# client ARGS...: runs opty-nodesim ARGS as the MainPID of
+# opencode-v2.service (user byk), the way the Node service runs.
+# Output in $tmp/out (CR removed), the last stderr line in $tmp/last.
+client() {
+	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
+	    -p Type=exec -p User=byk -p Group=byk -- \
+	    "$TOOLS/opty-nodesim" -d "$WORK" "$@" \
+	    > "$tmp/out.raw" 2> "$tmp/err" < /dev/null
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	grep '^opty-nodesim:' "$tmp/err" | tail -n 1 > "$tmp/last"
+}
+
+# expect_exit CODE STATUS RESULT WHAT: the last session ended that way.
+expect_exit() {
+	if grep -q "^opty-nodesim: exit code=$1 status=$2 result=$3 " "$tmp/last"; then
+		pass "$4"
+	else
+		fail "$4 (rc $rc: $(cat "$tmp/last"); stderr: $(head -c 400 "$tmp/err"))"
+	fi
+}
+
+# expect_error CODE WHAT: the last session was refused with CODE.
+expect_error() {
+	if grep -q "^opty-nodesim: error code=$1 " "$tmp/last"; then
+		pass "$2"
+	else
+		fail "$2 (rc $rc: $(cat "$tmp/last"); stderr: $(head -c 400 "$tmp/err"))"
+	fi
+}

@@ -1,0 +1,246 @@
+/*
+ * opty-nodesim.c: test and demo tool (never installed) that does what
+ * the Node service does: connects to the supervisor socket, opens the
+ * working directory, runs opencode-pty-client with exactly fds 3 and 4,
+ * then speaks the frame protocol: input from -i, output to stdout, and
+ * a last line on stderr with the exit or error frame.  Runs as the
+ * session user, normally as the MainPID of opencode-v2.service.
+ *
+ *	opty-nodesim [-n runs] [-q] [-t sec] [-i input] [-d dir]
+ *	    [-c client] [-w file] -- command [arg ...]
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/config.h"
+#include "proto/frame.h"
+
+#define CLIENT_PATH	OPTY_LIBEXECDIR "/opencode-pty-client"
+
+struct nodesim {
+	const char	*dir;
+	const char	*client;
+	const char	*input;
+	const char	*runtime;
+	const char	*waitfile;
+	int		 quiet;
+	int		 runs;
+	char		**argv;
+	int		 argc;
+};
+
+static void __attribute__((noreturn))
+die(const char *what)
+{
+	fprintf(stderr, "opty-nodesim: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static int
+sim_connect(void)
+{
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, OPTY_SOCKET_PATH, sizeof(OPTY_SOCKET_PATH));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		die("socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		die("connect");
+	return fd;
+}
+
+static void
+sim_wait_file(const char *path)
+{
+	struct stat	 st;
+
+	while (stat(path, &st) == -1)
+		usleep(10000);
+}
+
+/* The Node service's part: fds 3 and 4 and nothing else. */
+static void
+sim_spawn_client(const struct nodesim *ns, int conn, int dirfd)
+{
+	char	*av[START_MAX_ARGS + 5];
+	int	 n = 0, i, status;
+	pid_t	 pid;
+
+	av[n++] = "opencode-pty-client";
+	if (ns->runtime != NULL) {
+		av[n++] = "-t";
+		av[n++] = (char *)(uintptr_t)ns->runtime;
+	}
+	av[n++] = "--";
+	for (i = 0; i < ns->argc && n < START_MAX_ARGS + 4; i++)
+		av[n++] = ns->argv[i];
+	av[n] = NULL;
+	if ((pid = fork()) == -1)
+		die("fork");
+	if (pid == 0) {
+		if (dup2(conn, 3) == -1 || dup2(dirfd, 4) == -1)
+			_exit(126);
+		close_range(5, ~0U, 0);
+		execv(ns->client, av);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) == -1)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "opty-nodesim: client failed (status 0x%x)\n",
+		    status);
+		exit(5);
+	}
+}
+
+static void
+sim_send_input(int conn, const char *input)
+{
+	uint8_t	 hdr[FRAME_HDR_LEN];
+	size_t	 len = strlen(input);
+
+	if (len > FRAME_MAX_INPUT) {
+		fprintf(stderr, "opty-nodesim: input too long\n");
+		exit(2);
+	}
+	frame_hdr_encode(hdr, FRAME_INPUT, (uint32_t)len);
+	if (write(conn, hdr, sizeof(hdr)) != sizeof(hdr) ||
+	    write(conn, input, len) != (ssize_t)len)
+		die("write input");
+}
+
+/* Returns 0 after an exit frame, 3 after an error frame, 4 on EOF. */
+static int
+sim_frame(const struct nodesim *ns, struct frame_reader *fr,
+    uint64_t *bytes)
+{
+	struct exit_info	 ex;
+	struct error_info	 er;
+
+	switch (fr->hdr.type) {
+	case FRAME_OUTPUT:
+		*bytes += fr->hdr.len;
+		if (!ns->quiet && fwrite(fr->payload, 1, fr->hdr.len,
+		    stdout) != fr->hdr.len)
+			die("stdout");
+		return -1;
+	case FRAME_EXIT:
+		if (exit_decode(fr->payload, fr->hdr.len, &ex) != 0)
+			break;
+		fflush(stdout);
+		fprintf(stderr, "opty-nodesim: exit code=%u status=%u "
+		    "result=%s bytes=%llu\n", ex.code, ex.status, ex.result,
+		    (unsigned long long)*bytes);
+		return 0;
+	case FRAME_ERROR:
+		if (error_decode(fr->payload, fr->hdr.len, &er) != 0)
+			break;
+		fflush(stdout);
+		fprintf(stderr, "opty-nodesim: error code=%u text=%s\n",
+		    er.code, er.text);
+		return 3;
+	}
+	fprintf(stderr, "opty-nodesim: unexpected frame type %u\n",
+	    fr->hdr.type);
+	return 4;
+}
+
+static int
+sim_read(const struct nodesim *ns, int conn)
+{
+	static struct frame_reader	 fr;
+	uint8_t				 buf[16384];
+	uint64_t			 bytes = 0;
+	ssize_t				 n;
+	long				 used;
+	size_t				 off;
+	int				 r;
+
+	frame_reader_init(&fr);
+	for (;;) {
+		if ((n = read(conn, buf, sizeof(buf))) == -1) {
+			if (errno == EINTR)
+				continue;
+			die("read");
+		}
+		if (n == 0) {
+			fprintf(stderr, "opty-nodesim: EOF without exit frame "
+			    "bytes=%llu\n", (unsigned long long)bytes);
+			return 4;
+		}
+		for (off = 0; off < (size_t)n; off += (size_t)used) {
+			used = frame_reader_feed(&fr, buf + off, n - off);
+			if (used < 0) {
+				fprintf(stderr, "opty-nodesim: bad frame: %s\n",
+				    frame_strerror((int)used));
+				return 4;
+			}
+			if (!fr.ready)
+				continue;
+			if ((r = sim_frame(ns, &fr, &bytes)) >= 0)
+				return r;
+			frame_reader_next(&fr);
+		}
+	}
+}
+
+static int
+sim_run(const struct nodesim *ns)
+{
+	int	 conn, dirfd, r;
+
+	conn = sim_connect();
+	if ((dirfd = open(ns->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		die(ns->dir);
+	if (ns->waitfile != NULL)
+		sim_wait_file(ns->waitfile);
+	sim_spawn_client(ns, conn, dirfd);
+	close(dirfd);
+	if (ns->input != NULL)
+		sim_send_input(conn, ns->input);
+	r = sim_read(ns, conn);
+	close(conn);
+	return r;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct nodesim	 ns = { .dir = ".", .client = CLIENT_PATH, .runs = 1 };
+	int		 ch, i, r = 0;
+
+	while ((ch = getopt(argc, argv, "c:d:i:n:qt:w:")) != -1) {
+		switch (ch) {
+		case 'c': ns.client = optarg; break;
+		case 'd': ns.dir = optarg; break;
+		case 'i': ns.input = optarg; break;
+		case 'n': ns.runs = atoi(optarg); break;
+		case 'q': ns.quiet = 1; break;
+		case 't': ns.runtime = optarg; break;
+		case 'w': ns.waitfile = optarg; break;
+		default:
+			fprintf(stderr, "usage: opty-nodesim [-n runs] [-q] "
+			    "[-t sec] [-i input] [-d dir] [-c client] "
+			    "[-w file] -- command [arg ...]\n");
+			return 2;
+		}
+	}
+	ns.argv = argv + optind;
+	ns.argc = argc - optind;
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	for (i = 0; i < ns.runs && r == 0; i++)
+		r = sim_run(&ns);
+	return r;
+}
