@@ -1,0 +1,114 @@
+#!/bin/sh
+# 00-pty.sh: first integration test.  Runs as root inside the disposable
+# systemd container (regress/integration.sh): a transient unit started the
+# supervisor's way (opty-unitrun) as byk in opencode-pty.slice gets a real
+# PTY through script(1), its results are reported, and it is gone after.
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+run="${TOOLS:?TOOLS is not set}/opty-unitrun"
+if [ ! -x "$run" ]; then
+	echo "FAIL: $run is missing (make tools)"
+	exit 1
+fi
+if ! id -u byk >/dev/null 2>&1; then
+	echo "FAIL: user byk does not exist (the harness creates it)"
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
+	printf '[Unit]\nDescription=opencode-pty sessions (test)\n' \
+	    > /run/systemd/system/opencode-pty.slice
+	systemctl daemon-reload
+fi
+
+# unitrun ARGS...: output in $tmp/out (CRs dropped), last stderr line in
+# $tmp/last, exit status in $rc.
+unitrun() {
+	"$run" "$@" > "$tmp/out.raw" 2> "$tmp/err"
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	tail -n 1 "$tmp/err" > "$tmp/last"
+	awk '{ print "  stdout: " $0 }' "$tmp/out"
+	sed 's/^/  stderr: /' "$tmp/err"
+}
+
+# expect_result CODE STATUS RESULT WHAT
+expect_result() {
+	if [ "$rc" = 0 ] && grep -Eqx "opty-unitrun: unit=opty-unitrun-[0-9a-f]{16}\.service code=$1 status=$2 result=$3" \
+	    "$tmp/last"; then
+		pass "$4: code=$1 status=$2 result=$3"
+	else
+		fail "$4: exit $rc, last stderr line: $(cat "$tmp/last")"
+	fi
+}
+
+# CLD_EXITED is 1: the code of a normal exit.
+unitrun -u byk -s opencode-pty.slice -- /usr/bin/script -qefc tty /dev/null
+expect_result 1 0 success "script(1) in a transient unit"
+if grep -Eqx '/dev/pts/[0-9]+' "$tmp/out"; then
+	pass "script(1) got a pty: $(cat "$tmp/out")"
+else
+	fail "no /dev/pts/N path in the output"
+fi
+
+unitrun -u byk -s opencode-pty.slice -- /usr/bin/id -un
+expect_result 1 0 success "id -un"
+if [ "$(cat "$tmp/out")" = byk ]; then
+	pass "the unit ran as byk"
+else
+	fail "the unit ran as '$(cat "$tmp/out")', not byk"
+fi
+
+unitrun -u byk -s opencode-pty.slice -- /bin/cat /proc/self/cgroup
+expect_result 1 0 success "cat /proc/self/cgroup"
+if grep -Eqx '0::/opencode\.slice/opencode-pty\.slice/opty-unitrun-[0-9a-f]{16}\.service' \
+    "$tmp/out"; then
+	pass "the unit ran in opencode-pty.slice (nested in opencode.slice)"
+else
+	fail "wrong cgroup: $(cat "$tmp/out")"
+fi
+
+# The tool itself: input, a directory as stderr, failures, the timeout.
+unitrun -u byk -i hello -- /usr/bin/head -c 5
+expect_result 1 0 success "input written to the stream"
+[ "$(cat "$tmp/out")" = hello ] && pass "the unit read the input" ||
+    fail "input echoed back as '$(cat "$tmp/out")'"
+
+unitrun -u byk -d /var/tmp -- /usr/bin/readlink /proc/self/fd/2
+expect_result 1 0 success "-d dir"
+[ "$(cat "$tmp/out")" = /var/tmp ] && pass "stderr is the directory" ||
+    fail "stderr is '$(cat "$tmp/out")', not /var/tmp"
+
+unitrun -u byk -- /bin/sh -c 'exit 3'
+expect_result 1 3 exit-code "a failing command (unit failed, reset)"
+
+unitrun -u opty-no-such-user -- /bin/true
+expect_result 1 217 exit-code "an unknown user (217/USER)"
+
+unitrun -u byk -t 1 -- /bin/sleep 60
+if [ "$rc" = 124 ]; then
+	pass "-t 1 stops a hung unit, exit 124"
+else
+	fail "-t 1: exit $rc, expected 124"
+fi
+
+unitrun -u byk -- relative/path
+if [ "$rc" != 0 ] && grep -q 'absolute path' "$tmp/err"; then
+	pass "a relative ARGV[0] is refused"
+else
+	fail "a relative ARGV[0]: exit $rc"
+fi
+
+left=$(systemctl list-units --all --no-legend --plain 'opty-unitrun-*')
+if [ -z "$left" ]; then
+	pass "no opty-unitrun-* unit is left"
+else
+	fail "units left behind: $left"
+fi
+
+[ $fails = 0 ]

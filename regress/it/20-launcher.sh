@@ -1,0 +1,391 @@
+#!/bin/sh
+# 20-launcher.sh: integration test of the installed opencode-pty-launcher.
+# Runs as root inside the disposable systemd container
+# (regress/integration.sh); every session is a real transient unit started
+# the supervisor's way (opty-unitrun) as byk in opencode-pty.slice, with
+# the stream on stdin/stdout and a directory descriptor on stderr.  The
+# arguments are encoded with the project's own encoder (opty-argenc).
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+L=/usr/local/libexec/opencode-pty-launcher
+run="${TOOLS:?TOOLS is not set}/opty-unitrun"
+argenc="$TOOLS/opty-argenc"
+for t in "$run" "$argenc"; do
+	if [ ! -x "$t" ]; then
+		echo "FAIL: $t is missing (make tools)"
+		exit 1
+	fi
+done
+if ! id -u byk >/dev/null 2>&1; then
+	echo "FAIL: user byk does not exist (the harness creates it)"
+	exit 1
+fi
+if [ ! -x "$L" ]; then
+	echo "FAIL: $L is not installed (make install)"
+	exit 1
+fi
+# The launcher and every directory above it: root's, and only root's.
+for p in "$L" /usr/local/libexec /usr/local /usr /; do
+	m=$(stat -c '%U:%G %a' "$p")
+	case "$p:$m" in
+	"$L:root:root 755") pass "$p is $m" ;;
+	"$L:"*) fail "$p is $m, not root:root 755" ;;
+	*":root:root 755") pass "$p is $m" ;;
+	*) fail "$p is $m, not root:root 755" ;;
+	esac
+done
+if cmp -s "${BUILD:-build}/bin/opencode-pty-launcher" "$L"; then
+	pass "the installed launcher is the one just built"
+else
+	fail "$L differs from ${BUILD:-build}/bin/opencode-pty-launcher"
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+dir="$tmp/dir"
+mkdir "$dir"
+chown byk: "$dir"
+
+if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
+	printf '[Unit]\nDescription=opencode-pty sessions (test)\n' \
+	    > /run/systemd/system/opencode-pty.slice
+	systemctl daemon-reload
+fi
+
+# unitrun OPTS... -- ARGV...: raw stream bytes in $tmp/out.raw, the same
+# with the PTY's CRs dropped in $tmp/out, opty-unitrun's report line in
+# $tmp/last, its exit status in $rc.
+unitrun() {
+	"$run" "$@" > "$tmp/out.raw" 2> "$tmp/err"
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	tail -n 1 "$tmp/err" > "$tmp/last"
+	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
+	sed 's/^/  stderr: /' "$tmp/err"
+}
+
+# launch USER DIR ARG...: the launcher with ARG... encoded, as USER, in
+# opencode-pty.slice, DIR on stderr (none if DIR is empty).
+launch() {
+	lu=$1 ld=$2
+	shift 2
+	if ! encoded=$("$argenc" "$@"); then
+		fail "opty-argenc refused the arguments"
+		return 1
+	fi
+	set -f
+	# shellcheck disable=SC2086	# the encoding has no blank or glob
+	set -- $encoded
+	set +f
+	if [ -n "$ld" ]; then
+		unitrun -u "$lu" -s opencode-pty.slice -d "$ld" -- "$L" "$@"
+	else
+		unitrun -u "$lu" -s opencode-pty.slice -- "$L" "$@"
+	fi
+}
+
+# expect_result CODE STATUS RESULT WHAT (CLD_EXITED = 1, CLD_KILLED = 2)
+expect_result() {
+	if [ "$rc" = 0 ] && grep -Eqx "opty-unitrun: unit=[^ ]+ code=$1 status=$2 result=$3" \
+	    "$tmp/last"; then
+		pass "$4: code=$1 status=$2 result=$3"
+	else
+		fail "$4: exit $rc, last stderr line: $(cat "$tmp/last")"
+	fi
+}
+
+# expect_out TEXT WHAT: the whole output, CRs dropped, is TEXT + newline.
+expect_out() {
+	printf '%s\n' "$1" > "$tmp/want"
+	if cmp -s "$tmp/want" "$tmp/out"; then
+		pass "$2"
+	else
+		fail "$2: output is '$(cat "$tmp/out")', expected '$1'"
+	fi
+}
+
+# hexargs ARG...: one line per argument, its bytes in hex.  Run here on
+# the original arguments and in the unit on what the command received.
+HEXARGS='for a; do printf %s "$a" | od -An -tx1 -v | tr -d " \n"; echo; done'
+hexargs() {
+	for a; do printf %s "$a" | od -An -tx1 -v | tr -d ' \n'; echo; done
+}
+
+# expect_argv WHAT ARG...: the command receives ARG... byte for byte.
+expect_argv() {
+	what=$1
+	shift
+	hexargs "$@" > "$tmp/want"
+	launch byk "$dir" /bin/sh -c "$HEXARGS" sh "$@"
+	expect_result 1 0 success "$what: exit"
+	if cmp -s "$tmp/want" "$tmp/out"; then
+		pass "$what: argv arrives byte for byte ($# arguments)"
+	else
+		fail "$what: argv differs"
+		diff "$tmp/want" "$tmp/out" | head -20
+	fi
+}
+
+# --- who, where, environment, terminal -----------------------------------
+
+launch byk "$dir" /usr/bin/id -un
+expect_result 1 0 success "id -un"
+expect_out byk "the command runs as byk"
+
+launch byk "$dir" /bin/cat /proc/self/cgroup
+expect_result 1 0 success "cat /proc/self/cgroup"
+if grep -Eq '^0::/opencode\.slice/opencode-pty\.slice/[^/]+\.service$' \
+    "$tmp/out"; then
+	pass "the command runs in opencode-pty.slice"
+else
+	fail "wrong cgroup: $(cat "$tmp/out")"
+fi
+
+home=$(getent passwd byk | cut -d: -f6)
+launch byk "$dir" /usr/bin/env
+expect_result 1 0 success "env"
+printf '%s\n' "HOME=$home" LANG=C.UTF-8 LOGNAME=byk \
+    PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color USER=byk \
+    > "$tmp/want"
+sort "$tmp/out" > "$tmp/got"
+if cmp -s "$tmp/want" "$tmp/got"; then
+	pass "the environment is exactly the fixed set"
+else
+	fail "environment: $(tr '\n' ' ' < "$tmp/out")"
+fi
+
+launch byk "$dir" /usr/bin/readlink /proc/self/fd/0 /proc/self/fd/1 \
+    /proc/self/fd/2
+expect_result 1 0 success "readlink fd 0-2"
+if [ "$(grep -Ec '^/dev/pts/[0-9]+$' "$tmp/out")" = 3 ] &&
+    [ "$(sort -u "$tmp/out" | wc -l)" = 1 ]; then
+	pass "stdin, stdout and stderr are one pty: $(head -n 1 "$tmp/out")"
+else
+	fail "fd 0-2 are not one /dev/pts/N: $(tr '\n' ' ' < "$tmp/out")"
+fi
+
+launch byk "$dir" /usr/bin/tty
+expect_result 1 0 success "tty"
+grep -Eqx '/dev/pts/[0-9]+' "$tmp/out" && pass "stdin is a tty" ||
+    fail "tty says '$(cat "$tmp/out")'"
+
+# The command is the foreground process group of its terminal (so ^C
+# reaches it) and starts with no signal blocked or ignored.  Read by the
+# command itself: a shell would report its own, not what it was given.
+launch byk "$dir" /usr/bin/cut -d " " -f 5,8 /proc/self/stat
+expect_result 1 0 success "cut /proc/self/stat"
+set -- $(cat "$tmp/out")
+[ $# = 2 ] && [ "$1" = "$2" ] &&
+    pass "the command's group is the terminal's foreground group" ||
+    fail "pgrp/tpgid: $(cat "$tmp/out")"
+launch byk "$dir" /usr/bin/grep -E "^Sig(Blk|Ign):" /proc/self/status
+expect_result 1 0 success "grep /proc/self/status"
+if [ "$(grep -Ec '^Sig(Blk|Ign):[[:space:]]+0+$' "$tmp/out")" = 2 ]; then
+	pass "no signal blocked or ignored"
+else
+	fail "signal state: $(tr '\n' ' ' < "$tmp/out")"
+fi
+
+# --- descriptors ------------------------------------------------------------
+
+# The shell lists its own descriptors through a child; it opened none.
+launch byk "$dir" /bin/sh -c 'ls -1 /proc/$$/fd'
+expect_result 1 0 success "ls /proc/\$\$/fd"
+if [ "$(tr '\n' ' ' < "$tmp/out")" = "0 1 2 " ]; then
+	pass "the command has exactly fd 0, 1 and 2 (no fd 3, nothing else)"
+else
+	fail "descriptors of the command: $(tr '\n' ' ' < "$tmp/out")"
+fi
+
+launch byk "$dir" /usr/bin/readlink /proc/self/fd/3
+expect_result 1 1 exit-code "readlink /proc/self/fd/3 fails"
+[ -s "$tmp/out" ] && fail "fd 3 is open: $(cat "$tmp/out")" ||
+    pass "fd 3 is not open in the command"
+
+# --- the working directory is the descriptor's, never a path ----------------
+
+cwd="$tmp/cwd"
+mkdir "$cwd" "$cwd/d1"
+: > "$cwd/d1/marker"
+chown -R byk: "$cwd"
+if encoded=$("$argenc" /bin/sh -c \
+    ': > started; while [ ! -e "$1" ]; do sleep 0.05; done; /bin/pwd -P; ls -1' \
+    sh "$cwd/go"); then
+	set -f
+	# shellcheck disable=SC2086
+	set -- $encoded
+	set +f
+	"$run" -u byk -s opencode-pty.slice -d "$cwd/d1" -- "$L" "$@" \
+	    > "$tmp/cwd.raw" 2> "$tmp/cwd.err" &
+	bg=$!
+	i=0
+	while [ ! -e "$cwd/d1/started" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	# Rename the directory under the running session and put a decoy
+	# where it was: only the descriptor still leads to the original.
+	mv "$cwd/d1" "$cwd/d2"
+	mkdir "$cwd/d1"
+	: > "$cwd/d1/decoy"
+	: > "$cwd/go"
+	wait $bg
+	rc=$?
+	tr -d '\r' < "$tmp/cwd.raw" > "$tmp/out"
+	tail -n 1 "$tmp/cwd.err" > "$tmp/last"
+	sed 's/^/  stdout: /' "$tmp/out"
+	sed 's/^/  stderr: /' "$tmp/cwd.err"
+	expect_result 1 0 success "cwd after a rename"
+	expect_out "$cwd/d2
+marker
+started" "cwd is the descriptor's directory, renamed after the fd was opened"
+fi
+
+# A relative command name resolves in that directory too.
+printf '#!/bin/sh\necho relative-ok\n' > "$dir/hello"
+chmod 0755 "$dir/hello"
+launch byk "$dir" ./hello
+expect_result 1 0 success "./hello"
+expect_out relative-ok "a relative argv[0] runs from the approved directory"
+rm -f "$dir/hello"
+
+# --- argv is byte exact, nothing is evaluated ---------------------------------
+
+nl='
+'
+expect_argv "metacharacters" "a b" "  two  spaces  " "'" '"' "a'b; \$(id)" \
+    '$(id)' '`id`' '${HOME}' '$HOME' ';' '&&' '|' '>x' '<x' '*' '?' '[a]' \
+    '~' '\' '\\n' '%s\n' "-n" "--" "-e" "tab	tab" "x${nl}y" "${nl}" \
+    "é€😀" "" "#comment" '!' "a=b"
+
+expect_argv "an empty argument alone" ""
+
+# Would anything evaluate them, these files would exist afterwards ($dir
+# belongs to byk, so the command could create them).
+expect_argv "injection attempts" "\$(touch $dir/pwned1)" \
+    "; touch $dir/pwned2" "\`touch $dir/pwned3\`" "| touch $dir/pwned4" \
+    "\$(touch pwned5)"
+if ls "$dir"/pwned* >/dev/null 2>&1; then
+	fail "an argument was evaluated: $(ls "$dir"/pwned*)"
+else
+	pass "no argument was evaluated by a shell"
+fi
+
+# 128 arguments in all: /bin/sh -c SCRIPT sh + 124.
+set --
+i=1
+while [ $i -le 124 ]; do
+	set -- "$@" "arg $i ;\$x"
+	i=$((i + 1))
+done
+expect_argv "128 arguments" "$@"
+
+big=$(head -c 3072 /dev/urandom | base64 -w 0)
+[ ${#big} = 4096 ] || fail "test bug: big argument is ${#big} bytes"
+expect_argv "a 4096-byte argument" "$big" "after"
+
+# argv[0] without a slash: looked up in the fixed PATH, passed unchanged.
+launch byk "$dir" cat /proc/self/cmdline
+expect_result 1 0 success "cat /proc/self/cmdline"
+printf 'cat\0/proc/self/cmdline\0' | od -An -tx1 -v > "$tmp/want"
+od -An -tx1 -v "$tmp/out" > "$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" &&
+    pass "argv[0] 'cat' found in PATH and passed unchanged" ||
+    fail "cmdline: $(tr '\0' ' ' < "$tmp/out")"
+
+# --- exit statuses ---------------------------------------------------------------
+
+launch byk "$dir" /bin/sh -c 'exit 7'
+expect_result 1 7 exit-code "exit 7 reaches ExecMainStatus"
+
+# script -e reports a child killed by signal N as exit status 128 + N.
+launch byk "$dir" /bin/sh -c 'kill -TERM $$'
+expect_result 1 143 exit-code "a command killed by SIGTERM (script: 128+15)"
+
+# The main process itself (script) killed: CLD_KILLED and the signal.
+# The command's parent is script's "sh -c", whose parent is script.
+launch byk "$dir" /bin/sh -c \
+    'set -- $(cat /proc/$PPID/stat); kill -KILL "$4"; sleep 10'
+expect_result 2 9 signal "the main process killed by SIGKILL"
+
+# --- failures: one line on the stream, a status per class -------------------------
+
+# expect_fail STATUS WHAT TEXT: exit STATUS and a first line
+# "opencode-pty-launcher: TEXT".
+expect_fail() {
+	expect_result 1 "$1" exit-code "$2"
+	if [ "$(head -n 1 "$tmp/out")" = "opencode-pty-launcher: $3" ]; then
+		pass "$2: reason '$3'"
+	else
+		fail "$2: reason '$(head -n 1 "$tmp/out")', expected '$3'"
+	fi
+}
+
+unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L"
+expect_fail 64 "no argument" "need 1 to 128 arguments, got 0"
+# Stage 1 failed before script: the line came straight, without a CR.
+printf 'opencode-pty-launcher: need 1 to 128 arguments, got 0\n' \
+    > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out.raw" &&
+    pass "a stage-1 failure is reported on the stream, not through a pty" ||
+    fail "stage-1 report: $(od -c "$tmp/out.raw" | head -3)"
+
+set --
+i=1
+while [ $i -le 129 ]; do
+	set -- "$@" a
+	i=$((i + 1))
+done
+unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L" "$@"
+expect_fail 64 "129 arguments" "need 1 to 128 arguments, got 129"
+
+for bad in bad= aZg== aZm9vY aQR aAA; do
+	case $bad in
+	bad=) why="argument 2: argument does not start with 'a'" ;;
+	aZg==) why="argument 2: argument has a character outside [A-Za-z0-9_-]" ;;
+	aZm9vY) why="argument 2: argument has an impossible base64 length" ;;
+	aQR) why="argument 2: argument is not canonical base64 (trailing bits)" ;;
+	aAA) why="argument 2: argument contains a NUL byte" ;;
+	esac
+	unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L" \
+	    "$("$argenc" /bin/echo)" "$bad"
+	expect_fail 64 "encoded argument $bad" "$why"
+done
+
+toolong=a$(head -c 4097 /dev/zero | tr '\0' A | base64 -w 0 | tr '+/' '-_' |
+    tr -d '=')
+unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L" "$toolong"
+expect_fail 64 "a 4097-byte argument" \
+    "argument 1: argument decodes to more than 4096 bytes"
+
+# No directory descriptor: stderr is the stream socket, fchdir fails.
+launch byk "" /bin/true
+expect_fail 65 "stderr is not a directory" \
+    "fchdir to the directory descriptor: Not a directory"
+
+launch root "$dir" /bin/true
+expect_fail 69 "run as root instead of byk" "not running as byk"
+
+launch byk "$dir" opty-no-such-command
+expect_fail 70 "a command not in PATH" \
+    "command not found in /usr/local/bin:/usr/bin:/bin"
+
+launch byk "$dir" ""
+expect_fail 70 "an empty command name" "empty command name"
+
+launch byk "$dir" /etc/passwd
+expect_fail 71 "a command that is not executable" \
+    "execve: Permission denied"
+
+left=$(systemctl list-units --all --no-legend --plain 'opty-unitrun-*')
+if [ -z "$left" ]; then
+	pass "no opty-unitrun-* unit is left"
+else
+	fail "units left behind: $left"
+fi
+
+[ $fails = 0 ]

@@ -1,0 +1,68 @@
+#!/bin/sh
+# 60-forged-relay.sh: the real root parent against a FORGED relay.  The
+# forged relay (build/tools/opty-forgedrelay) is installed in place of
+# opencode-pty-relay, so the supervisor service execs it exactly as in
+# production; each scenario breaks the message table once.  The parent
+# must log the reason, stop every unit and exit non-zero, and nothing
+# else may happen.
+. "$REPO/regress/itlib.sh"
+
+RELAY=$LIBEXEC/opencode-pty-relay
+SCEN=/run/opty-forged-relay.scenario
+cp -p "$RELAY" "$tmp/relay.real" || exit 1
+restore() { install -o root -g root -m 0755 "$tmp/relay.real" "$RELAY"; }
+install -o root -g root -m 0755 "$TOOLS/opty-forgedrelay" "$RELAY"
+
+# scenario NAME REASON [needs-client]
+scenario() {
+	name=$1 reason=$2
+	rm -f "$SCEN" "$SCEN.done"
+	echo "$name" > "$SCEN"
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	sleep 1	# journal timestamps have second granularity here
+	if [ "${3:-}" = client ]; then
+		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+		systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec \
+		    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" \
+		    -d "$WORK" -w /nonexistent -- /bin/true
+	fi
+	systemctl start "$SUP"
+	n=0
+	while [ ! -e "$SCEN.done" ] || systemctl is-active -q "$SUP"; do
+		[ $n -gt 100 ] && break
+		sleep 0.1; n=$((n + 1))
+		# The first run died; the restart meets an idle relay.
+		journalctl -u "$SUP" --since "$since" -o cat --no-pager |
+		    grep -q 'status=1/FAILURE' && break
+	done
+	log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager)
+	case "$log" in
+	*"$reason"*) pass "$name: parent refused with '$reason'" ;;
+	*) fail "$name: no '$reason' in the log:"; echo "$log" | tail -n 15 ;;
+	esac
+	case "$log" in
+	*"status=1/FAILURE"*) pass "$name: parent exited non-zero" ;;
+	*) fail "$name: parent did not exit with status 1" ;;
+	esac
+	sup_stop
+	systemctl stop "$CLIENT_UNIT" 2>/dev/null
+	check "$name: no session unit left behind" wait_no_units 20
+}
+
+scenario unknown-type "unknown message type"
+scenario short "packet shorter than header"
+scenario length-mismatch "header length does not match packet"
+scenario long "payload size not allowed for type"
+scenario short-payload "payload size not allowed for type"
+scenario fd-missing "descriptor missing"
+scenario fd-extra "more than one descriptor"
+scenario fd-unexpected "descriptor on a type that takes none"
+scenario sid-range "session id out of range"
+scenario wrong-state "not allowed in this state (type CLOSE_REQ, session 5, state FREE)"
+scenario wrong-direction "message type sent in wrong direction"
+scenario second-start "not allowed in this state (type START_REQ, session 2, state STARTING)" client
+scenario unterminated "malformed START_REQ (session 7)" client
+
+restore
+rm -f "$SCEN" "$SCEN.done"
+finish
