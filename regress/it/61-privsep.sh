@@ -6,7 +6,7 @@
 
 relay_pid() {
 	mp=$(systemctl show -P MainPID "$SUP")
-	pgrep -P "$mp" -x opencode-pty-rel | head -n 1
+	pgrep -P "$mp" | head -n 1
 }
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
