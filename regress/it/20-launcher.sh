@@ -367,8 +367,15 @@ launch byk "" /bin/true
 expect_fail 65 "stderr is not a directory" \
     "fchdir to the directory descriptor: Not a directory"
 
-launch root "$dir" /bin/true
-expect_fail 69 "run as root instead of byk" "not running as byk"
+# Another user than byk (not root: see docs/LAUNCHER.md, testing).
+other=opty-lnch-other
+if ! id -u "$other" >/dev/null 2>&1 &&
+    ! useradd -M -U -d /nonexistent -s /usr/sbin/nologin "$other"; then
+	fail "cannot create the test user $other"
+fi
+launch "$other" "$dir" /bin/true
+expect_fail 69 "run as $other instead of byk" "not running as byk"
+userdel "$other" >/dev/null 2>&1
 
 launch byk "$dir" opty-no-such-command
 expect_fail 70 "a command not in PATH" \

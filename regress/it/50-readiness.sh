@@ -170,7 +170,7 @@ bad_content "arbitrary commit" "different git commit"
 sed '1s/sha256:[0-9a-f]\{64\}$/sha256:0000000000000000000000000000000000000000000000000000000000000000/' \
     "$tmp/valid" > "$tmp/m"
 bad_content "source-manifest mismatch" "different source-manifest hash"
-sed -n '1p;3p;2p;4p' "$tmp/valid" > "$tmp/m"
+for l in 1 3 2 4; do sed -n "${l}p" "$tmp/valid"; done > "$tmp/m"
 bad_content "records out of order" "order"
 sed '2s/  /  \/tmp/' "$tmp/valid" > "$tmp/m"
 bad_content "unexpected path" "unexpected path"
@@ -231,31 +231,46 @@ fi
 
 prop() { systemctl show -p "$1" --value "$UNIT"; }
 
-# skipped NAME: the start attempt must leave the unit inactive (not
-# failed), with Result=exec-condition.
+# skipped NAME PATTERN: the start attempt must leave the unit inactive,
+# not failed, with ConditionResult=no, and the verifier's one-line reason
+# (matching PATTERN) in the unit's journal.
 skipped()
 {
 	systemctl reset-failed "$UNIT" 2>/dev/null
 	systemctl start "$UNIT" 2>/dev/null
-	st=$(prop ActiveState) res=$(prop Result)
-	if [ "$st" = inactive ] && [ "$res" = exec-condition ]; then
-		pass "$1: $UNIT skipped (ActiveState=$st Result=$res)"
+	st=$(prop ActiveState) cr=$(prop ConditionResult)
+	if [ "$st" = inactive ] && [ "$cr" = no ] &&
+	    ! systemctl -q is-failed "$UNIT"; then
+		pass "$1: $UNIT skipped (ActiveState=$st ConditionResult=$cr)"
 	else
-		fail "$1: ActiveState=$st Result=$res, want inactive/exec-condition"
+		fail "$1: ActiveState=$st ConditionResult=$cr, want inactive/no"
+	fi
+	# journald reads the verifier's stderr asynchronously: poll, bounded.
+	i=0
+	while [ $i -lt 50 ]; do
+		journalctl -q -u "$UNIT" -o cat 2>/dev/null |
+		    grep -Eq -- "not ready: $2" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $i -lt 50 ]; then
+		pass "$1: journal has the verifier's reason"
+	else
+		fail "$1: no 'not ready: $2' line in the journal of $UNIT"
 	fi
 	systemctl stop "$UNIT" 2>/dev/null
 }
 
 rm -f "$M"
-skipped "no marker"
+skipped "no marker" "$M: no such file"
 sed '2s/^[0-9a-f]\{64\}/0000000000000000000000000000000000000000000000000000000000000000/' \
     "$tmp/valid" > "$tmp/m"
 put "$tmp/m"
-skipped "stale supervisor hash"
+skipped "stale supervisor hash" "$SUP: SHA-256 differs"
 put "$tmp/valid"; chmod 0664 "$M"
-skipped "marker mode 0664"
+skipped "marker mode 0664" "$M: mode is not exactly 0644"
 rm -f "$M"; ln -s "$tmp/target" "$M"
-skipped "symlinked marker"
+skipped "symlinked marker" "$M: is a symbolic link"
 rm -f "$M"; put "$tmp/valid"
 
 systemctl reset-failed "$UNIT" 2>/dev/null

@@ -7,10 +7,19 @@
  * session user, normally as the MainPID of opencode-v2.service.
  *
  *	opty-nodesim [-n runs] [-q] [-t sec] [-i input] [-d dir]
- *	    [-c client] [-w file] -- command [arg ...]
+ *	    [-c client] [-w file] [-r file] [-F forgery] -- command [arg ...]
+ *
+ * -w: wait for a file to exist after connecting, before the start frame.
+ * -r: "replaced client": after connecting, fork; the parent exits after
+ *     a second (so the service can be restarted) and the child goes on
+ *     once the file exists.
+ * -F: a FORGED client: instead of running opencode-pty-client it sends
+ *     its own start frame with a chosen defect: nofd, twofd, notdir,
+ *     mismatch, early-input, garbage (garbage bytes after the start).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
@@ -32,6 +41,8 @@ struct nodesim {
 	const char	*input;
 	const char	*runtime;
 	const char	*waitfile;
+	const char	*replfile;
+	const char	*forgery;
 	int		 quiet;
 	int		 runs;
 	char		**argv;
@@ -102,6 +113,101 @@ sim_spawn_client(const struct nodesim *ns, int conn, int dirfd)
 		fprintf(stderr, "opty-nodesim: client failed (status 0x%x)\n",
 		    status);
 		exit(5);
+	}
+}
+
+static size_t
+forged_frame(const struct nodesim *ns, int dirfd, uint8_t *buf, size_t len)
+{
+	struct start_req	 sr;
+	struct stat		 st;
+	int			 i, n;
+
+	if (fstat(dirfd, &st) == -1)
+		die("fstat");
+	memset(&sr, 0, sizeof(sr));
+	sr.dev = st.st_dev;
+	sr.ino = st.st_ino;
+	if (strcmp(ns->forgery, "mismatch") == 0)
+		sr.ino++;
+	sr.argc = (uint16_t)ns->argc;
+	for (i = 0; i < ns->argc; i++) {
+		sr.argv[i] = (const uint8_t *)ns->argv[i];
+		sr.arglen[i] = (uint16_t)strlen(ns->argv[i]);
+	}
+	if ((n = start_encode(&sr, buf + FRAME_HDR_LEN,
+	    len - FRAME_HDR_LEN)) < 0) {
+		fprintf(stderr, "opty-nodesim: start_encode: %s\n",
+		    frame_strerror(n));
+		exit(2);
+	}
+	frame_hdr_encode(buf, FRAME_START, (uint32_t)n);
+	return FRAME_HDR_LEN + (size_t)n;
+}
+
+/* Sends buf with the descriptors attached, the way a client must not. */
+static void
+forged_sendfds(int conn, const uint8_t *buf, size_t len, const int *fds,
+    int nfds)
+{
+	struct iovec	 iov = { (void *)(uintptr_t)buf, len };
+	struct msghdr	 msg;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(2 * sizeof(int))];
+	}		 cm;
+	struct cmsghdr	*c;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (nfds > 0) {
+		memset(&cm, 0, sizeof(cm));
+		msg.msg_control = cm.buf;
+		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+	}
+	if (sendmsg(conn, &msg, MSG_NOSIGNAL) != (ssize_t)len)
+		die("sendmsg");
+}
+
+static void
+sim_forge(const struct nodesim *ns, int conn, int dirfd)
+{
+	static uint8_t	 buf[FRAME_HDR_LEN + FRAME_MAX_PAYLOAD];
+	const char	 junk[] = "GARBAGE!GARBAGE!";
+	int		 fds[2] = { dirfd, dirfd };
+	size_t		 len;
+
+	len = forged_frame(ns, dirfd, buf, sizeof(buf));
+	if (strcmp(ns->forgery, "nofd") == 0)
+		forged_sendfds(conn, buf, len, NULL, 0);
+	else if (strcmp(ns->forgery, "twofd") == 0)
+		forged_sendfds(conn, buf, len, fds, 2);
+	else if (strcmp(ns->forgery, "notdir") == 0) {
+		if ((fds[0] = open("/etc/hostname", O_RDONLY | O_CLOEXEC)) ==
+		    -1)
+			die("/etc/hostname");
+		forged_sendfds(conn, buf, len, fds, 1);
+	} else if (strcmp(ns->forgery, "mismatch") == 0)
+		forged_sendfds(conn, buf, len, fds, 1);
+	else if (strcmp(ns->forgery, "early-input") == 0) {
+		frame_hdr_encode(buf, FRAME_INPUT, 2);
+		memcpy(buf + FRAME_HDR_LEN, "hi", 2);
+		forged_sendfds(conn, buf, FRAME_HDR_LEN + 2, fds, 1);
+	} else if (strcmp(ns->forgery, "garbage") == 0) {
+		forged_sendfds(conn, buf, len, fds, 1);
+		sleep(1);
+		if (write(conn, junk, sizeof(junk)) == -1)
+			die("write");
+	} else {
+		fprintf(stderr, "opty-nodesim: unknown forgery %s\n",
+		    ns->forgery);
+		exit(2);
 	}
 }
 
@@ -196,6 +302,21 @@ sim_read(const struct nodesim *ns, int conn)
 	}
 }
 
+/* The MainPID goes away after admission; a child carries on. */
+static void
+sim_replaced(const char *file)
+{
+	pid_t	 pid;
+
+	if ((pid = fork()) == -1)
+		die("fork");
+	if (pid > 0) {
+		sleep(1);
+		exit(0);
+	}
+	sim_wait_file(file);
+}
+
 static int
 sim_run(const struct nodesim *ns)
 {
@@ -206,7 +327,12 @@ sim_run(const struct nodesim *ns)
 		die(ns->dir);
 	if (ns->waitfile != NULL)
 		sim_wait_file(ns->waitfile);
-	sim_spawn_client(ns, conn, dirfd);
+	if (ns->replfile != NULL)
+		sim_replaced(ns->replfile);
+	if (ns->forgery != NULL)
+		sim_forge(ns, conn, dirfd);
+	else
+		sim_spawn_client(ns, conn, dirfd);
 	close(dirfd);
 	if (ns->input != NULL)
 		sim_send_input(conn, ns->input);
@@ -221,10 +347,12 @@ main(int argc, char *argv[])
 	struct nodesim	 ns = { .dir = ".", .client = CLIENT_PATH, .runs = 1 };
 	int		 ch, i, r = 0;
 
-	while ((ch = getopt(argc, argv, "c:d:i:n:qt:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:d:F:i:n:qr:t:w:")) != -1) {
 		switch (ch) {
 		case 'c': ns.client = optarg; break;
 		case 'd': ns.dir = optarg; break;
+		case 'F': ns.forgery = optarg; break;
+		case 'r': ns.replfile = optarg; break;
 		case 'i': ns.input = optarg; break;
 		case 'n': ns.runs = atoi(optarg); break;
 		case 'q': ns.quiet = 1; break;
@@ -233,7 +361,7 @@ main(int argc, char *argv[])
 		default:
 			fprintf(stderr, "usage: opty-nodesim [-n runs] [-q] "
 			    "[-t sec] [-i input] [-d dir] [-c client] "
-			    "[-w file] -- command [arg ...]\n");
+			    "[-w file] [-r file] [-F forgery] -- command [arg ...]\n");
 			return 2;
 		}
 	}

@@ -1,0 +1,390 @@
+# harness.sh: boots a throw-away real systemd (the host's own / as a
+# copy-on-write overlay, in systemd-nspawn), runs commands inside it and
+# tears it down leaving nothing behind.  Test-only, never installed; runs
+# as root on the test host.  See docs/TESTING.md.
+#
+# Sourced by regress/integration.sh and regress/demo.sh (POSIX sh):
+#	harness_trap		tear down on EXIT, INT, TERM, HUP
+#	harness_start		boot; returns once the manager is running
+#	harness_exec [VAR=val...] CMD...
+#				run CMD as root in all of the container's
+#				namespaces, cwd = the repository, clean env
+#	harness_install		byk, sysusers, make install, unit files
+#	harness_stop		poweroff, kill leftovers, verify none remain
+# Executed directly:
+#	sh regress/harness.sh stop STATE_DIR	tear down a kept container
+#	sh regress/harness.sh _inner ...	(internal: becomes nspawn)
+#
+# Knobs: HARNESS_TIMEOUT (boot/poweroff seconds, default 60),
+# HARNESS_MASK (units masked inside), BUILD (build dir, default build).
+
+# Every script using it lives next to it, in regress/.
+HARNESS_SELF=$(cd "$(dirname "$0")" && pwd -P)/harness.sh
+REPO=$(cd "$(dirname "$HARNESS_SELF")/.." && pwd -P)
+BUILD=${BUILD:-build}
+HARNESS_TIMEOUT=${HARNESS_TIMEOUT:-60}
+# The container boots the host's enabled units: keep only what tests use.
+HARNESS_MASK=${HARNESS_MASK-postgresql.service console-getty.service
+getty@tty1.service systemd-timesyncd.service systemd-pstore.service
+e2scrub_reap.service apt-daily.timer apt-daily-upgrade.timer
+dpkg-db-backup.timer e2scrub_all.timer fstrim.timer man-db.timer}
+HARNESS_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+HARNESS_STATE=
+HARNESS_NAME=
+HARNESS_NSPAWN=
+HARNESS_LEADER=
+HARNESS_MNTNS=
+HARNESS_PIDNS=
+HARNESS_UP=0
+
+harness_log()
+{
+	echo "harness: $*" >&2
+}
+
+harness_alive()
+{
+	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null
+}
+
+# Our own cgroups for the nspawn process, so that the "payload" and
+# "supervisor" cgroups nspawn creates are below them and not at the host's
+# cgroup root.  One per mounted hierarchy nspawn touches.
+harness_cgroup_dirs()
+{
+	if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		echo "/sys/fs/cgroup/$1"
+	elif [ "$(stat -fc %T /sys/fs/cgroup/unified 2>/dev/null)" = \
+	    cgroup2fs ]; then
+		echo "/sys/fs/cgroup/unified/$1"
+		[ -d /sys/fs/cgroup/systemd ] && echo "/sys/fs/cgroup/systemd/$1"
+	else
+		echo "/sys/fs/cgroup/systemd/$1"
+	fi
+}
+
+# Runs in the private mount namespace made by unshare, then becomes
+# systemd-nspawn (same PID all along: unshare without --fork execs).
+harness_inner()
+{
+	state=$1 name=$2
+	shift 2
+	for d in $(harness_cgroup_dirs "$name"); do
+		echo $$ > "$d/cgroup.procs" || exit 1
+	done
+	echo $$ > "$state/nspawn.pid"
+	# nspawn writes below /run/systemd, which is on disk here.
+	mkdir -p /run/systemd
+	mount -t tmpfs -o mode=0755 opty-harness /run/systemd || exit 1
+	# Non-recursive: only the root file system, not the host's /dev,
+	# /proc, /sys (nspawn refuses -D / and a populated devtmpfs).
+	mount --bind / "$state/root" || exit 1
+	binds=
+	for d in "$@"; do
+		binds="$binds --bind=$d"
+	done
+	kargs=systemd.unit=multi-user.target
+	for u in $HARNESS_MASK; do
+		kargs="$kargs systemd.mask=$u"
+	done
+	# The container gets a pure cgroup v2 tree even on a hybrid host.
+	export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
+	# nspawn 252's seccomp allow-list lacks pidfd_getfd.
+	# shellcheck disable=SC2086
+	exec systemd-nspawn -q -D "$state/root" --volatile=overlay -b \
+	    --register=no --keep-unit -M "$name" --private-network \
+	    --console=read-only --system-call-filter=pidfd_getfd \
+	    $binds -- $kargs
+}
+
+harness_find_leader()
+{
+	for c in $(pgrep -P "$1"); do
+		if awk '/^NSpid:/ { exit !($NF == 1 && NF > 2) }' \
+		    "/proc/$c/status" 2>/dev/null; then
+			echo "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+harness_save()
+{
+	{
+		echo "HARNESS_NAME=$HARNESS_NAME"
+		echo "HARNESS_NSPAWN=$HARNESS_NSPAWN"
+		echo "HARNESS_LEADER=$HARNESS_LEADER"
+		echo "HARNESS_MNTNS=$HARNESS_MNTNS"
+		echo "HARNESS_PIDNS=$HARNESS_PIDNS"
+	} > "$HARNESS_STATE/env"
+}
+
+harness_console()
+{
+	harness_log "container console log:"
+	sed 's/^/  | /' "$HARNESS_STATE/console.log" >&2
+}
+
+harness_check_prereqs()
+{
+	if [ "$(id -u)" != 0 ]; then
+		harness_log "must run as root"
+		return 1
+	fi
+	for c in systemd-nspawn nsenter unshare setsid pgrep awk timeout; do
+		if ! command -v "$c" >/dev/null; then
+			harness_log "missing $c (run: make deps)"
+			return 1
+		fi
+	done
+}
+
+harness_start()
+{
+	harness_check_prereqs || return 1
+	HARNESS_STATE=$(mktemp -d "${TMPDIR:-/tmp}/opty-harness.XXXXXX") ||
+	    return 1
+	HARNESS_NAME=opty-${HARNESS_STATE##*.}
+	HARNESS_UP=1
+	mkdir "$HARNESS_STATE/root" || return 1
+	for d in $(harness_cgroup_dirs "$HARNESS_NAME"); do
+		mkdir "$d" || return 1
+	done
+	set -- "$REPO"
+	case "$BUILD" in
+	/*)	case "$BUILD/" in "$REPO"/*) ;; *) set -- "$@" "$BUILD" ;; esac ;;
+	esac
+	t0=$(date +%s%N)
+	HARNESS_MASK=$HARNESS_MASK setsid unshare --mount --propagation private \
+	    -- /bin/sh "$HARNESS_SELF" _inner "$HARNESS_STATE" \
+	    "$HARNESS_NAME" "$@" > "$HARNESS_STATE/console.log" 2>&1 \
+	    < /dev/null &
+	HARNESS_NSPAWN=$!
+	harness_save
+	deadline=$(( $(date +%s) + HARNESS_TIMEOUT ))
+	st=
+	while [ "$(date +%s)" -lt "$deadline" ]; do
+		if ! harness_alive "$HARNESS_NSPAWN"; then
+			harness_console
+			harness_log "systemd-nspawn exited during boot"
+			return 1
+		fi
+		if [ -z "$HARNESS_LEADER" ] &&
+		    [ -s "$HARNESS_STATE/nspawn.pid" ]; then
+			HARNESS_LEADER=$(harness_find_leader "$HARNESS_NSPAWN")
+			if [ -n "$HARNESS_LEADER" ]; then
+				HARNESS_MNTNS=$(readlink \
+				    "/proc/$HARNESS_NSPAWN/ns/mnt")
+				HARNESS_PIDNS=$(readlink \
+				    "/proc/$HARNESS_LEADER/ns/pid")
+				harness_save
+			fi
+		fi
+		if [ -n "$HARNESS_LEADER" ]; then
+			st=$(nsenter -t "$HARNESS_LEADER" -a \
+			    systemctl is-system-running 2>/dev/null)
+			case "$st" in running|degraded) break ;; esac
+		fi
+		sleep 0.05
+	done
+	case "$st" in
+	running|degraded) ;;
+	*)	harness_console
+		harness_log "boot timed out after ${HARNESS_TIMEOUT}s" \
+		    "(state '$st')"
+		return 1 ;;
+	esac
+	harness_log "$HARNESS_NAME: systemd $st in" \
+	    "$(( ($(date +%s%N) - t0) / 1000000 )) ms (nspawn $HARNESS_NSPAWN," \
+	    "container PID 1 = $HARNESS_LEADER, state $HARNESS_STATE)"
+	if [ "$st" = degraded ]; then
+		harness_exec systemctl --failed --no-legend --no-pager >&2
+	fi
+	return 0
+}
+
+# Runs in the background and waits, so that a trapped signal interrupts
+# the wait at once instead of after the command ends.  Stdin is /dev/null.
+harness_exec()
+{
+	if ! harness_alive "$HARNESS_LEADER"; then
+		harness_log "container is not running"
+		return 1
+	fi
+	nsenter -t "$HARNESS_LEADER" -a --wdns="$REPO" -- env -i \
+	    PATH="$HARNESS_PATH" HOME=/root LANG=C.UTF-8 TERM=dumb "$@" &
+	wait $!
+}
+
+harness_install()
+{
+	harness_log "installing into the container (BUILD=$BUILD)"
+	harness_exec /bin/sh -ec '
+		id -u byk >/dev/null 2>&1 || useradd -m -U byk
+		set -- etc/sysusers.d/*.conf
+		[ -e "$1" ] && systemd-sysusers "$@"
+		true' || return 1
+	# An empty PROGS list would leave `make install` with no operand.
+	progs=$(make -C "$REPO" -s --no-print-directory BUILD="$BUILD" \
+	    --eval='harness-progs: ; @echo $(PROGS)' harness-progs) || return 1
+	if [ -n "$progs" ]; then
+		# -o all: install what `make all` built on the host; never
+		# compile from inside into the shared build directory.
+		harness_exec make -s --no-print-directory -o all \
+		    BUILD="$BUILD" install || {
+			harness_log "make install failed (run make all first)"
+			return 1
+		}
+	else
+		harness_log "no programs declared yet: nothing to install"
+	fi
+	harness_exec /bin/sh -ec '
+		for f in etc/*.service etc/*.slice; do
+			[ -e "$f" ] || continue
+			install -o root -g root -m 0644 "$f" /etc/systemd/system/
+		done
+		systemctl daemon-reload' || return 1
+}
+
+# Everything our run created: the nspawn process, the container's PID 1,
+# any process in the private mount namespace or the container's PID
+# namespace, our cgroups, any mount under the state directory.
+harness_leftovers()
+{
+	bad=0
+	for p in $HARNESS_NSPAWN $HARNESS_LEADER; do
+		if harness_alive "$p"; then
+			harness_log "leftover process $p"
+			bad=1
+		fi
+	done
+	if [ -n "$HARNESS_MNTNS$HARNESS_PIDNS" ]; then
+		for p in /proc/[0-9]*; do
+			m=$(readlink "$p/ns/mnt" 2>/dev/null)
+			n=$(readlink "$p/ns/pid" 2>/dev/null)
+			if [ "$m" = "$HARNESS_MNTNS" ] ||
+			    [ "$n" = "$HARNESS_PIDNS" ]; then
+				harness_log "leftover process ${p#/proc/}" \
+				    "in the container's namespaces"
+				kill -KILL "${p#/proc/}" 2>/dev/null
+				bad=1
+			fi
+		done
+	fi
+	for d in $(harness_cgroup_dirs "$HARNESS_NAME"); do
+		if [ -d "$d" ]; then
+			harness_log "leftover cgroup $d"
+			bad=1
+		fi
+	done
+	if grep -qF " $HARNESS_STATE" /proc/self/mountinfo; then
+		harness_log "leftover mount under $HARNESS_STATE"
+		bad=1
+	fi
+	return $bad
+}
+
+harness_rm_cgroups()
+{
+	for d in $(harness_cgroup_dirs "$HARNESS_NAME"); do
+		[ -d "$d" ] || continue
+		i=0
+		while [ $i -lt 50 ]; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+			[ -d "$d" ] || break
+			for p in $(find "$d" -name cgroup.procs \
+			    -exec cat {} + 2>/dev/null); do
+				harness_log "killing leftover pid $p"
+				kill -KILL "$p" 2>/dev/null
+			done
+			sleep 0.1
+			i=$((i + 1))
+		done
+	done
+}
+
+# Idempotent; returns non-zero if anything of ours was left behind.
+harness_stop()
+{
+	[ "$HARNESS_UP" = 1 ] || return 0
+	HARNESS_UP=0
+	# A second ^C must not abandon a half-done teardown.
+	trap - EXIT
+	trap '' INT TERM HUP
+	[ -n "$HARNESS_STATE" ] || return 0
+	if harness_alive "$HARNESS_NSPAWN"; then
+		# nspawn turns SIGTERM into a clean poweroff of the container.
+		kill -TERM "$HARNESS_NSPAWN"
+		i=0
+		while [ $i -lt $((HARNESS_TIMEOUT * 10)) ] &&
+		    harness_alive "$HARNESS_NSPAWN"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		if harness_alive "$HARNESS_NSPAWN"; then
+			harness_log "poweroff timed out, killing"
+			harness_alive "$HARNESS_LEADER" &&
+			    kill -KILL "$HARNESS_LEADER"
+			kill -KILL "$HARNESS_NSPAWN" 2>/dev/null
+			sleep 0.5
+		fi
+	fi
+	# SIGKILL to a PID namespace's init kills the whole namespace.
+	harness_alive "$HARNESS_LEADER" && kill -KILL "$HARNESS_LEADER"
+	harness_rm_cgroups
+	rc=0
+	if ! harness_leftovers; then
+		harness_rm_cgroups
+		rc=1
+	fi
+	rmdir "$HARNESS_STATE/root" 2>/dev/null
+	if [ $rc = 0 ]; then
+		rm -rf "$HARNESS_STATE"
+		harness_log "$HARNESS_NAME: stopped, nothing left behind"
+	else
+		harness_log "$HARNESS_NAME: LEFTOVERS after stop (state kept in" \
+		    "$HARNESS_STATE)"
+	fi
+	return $rc
+}
+
+harness_trap()
+{
+	trap 'harness_stop' EXIT
+	trap 'harness_log "interrupted"; harness_stop; exit 130' INT
+	trap 'harness_log "terminated"; harness_stop; exit 143' TERM HUP
+}
+
+# IT_KEEP-style debugging: leave the container running, say how to stop it.
+harness_keep()
+{
+	trap - EXIT INT TERM HUP
+	HARNESS_UP=0
+	harness_log "kept running: enter with" \
+	    "nsenter -t $HARNESS_LEADER -a --wdns=$REPO"
+	harness_log "stop with: sh $HARNESS_SELF stop $HARNESS_STATE"
+}
+
+harness_main()
+{
+	case "${1:-}" in
+	_inner)
+		shift
+		harness_inner "$@" ;;
+	stop)
+		[ -f "${2:-}/env" ] || { harness_log "usage: stop STATE_DIR"; exit 2; }
+		HARNESS_STATE=$2
+		. "$HARNESS_STATE/env"
+		HARNESS_UP=1
+		harness_stop ;;
+	*)
+		sed -n '1,/^$/p' "$HARNESS_SELF" >&2
+		exit 2 ;;
+	esac
+}
+
+case "$0" in
+*/harness.sh|harness.sh) harness_main "$@" ;;
+esac

@@ -1,0 +1,76 @@
+#!/bin/sh
+# integration.sh: `make check-integration`.  Runs as root on the test host:
+# boots one disposable systemd (regress/harness.sh), installs the built
+# binaries and units into it, runs every regress/it/*.sh inside it as root
+# and tears it down.  Test-only, never installed.
+#
+#	BUILD=build		build directory (relative to the repository)
+#	IT_ONLY="20-launcher"	run only scripts whose name contains a pattern
+#				(shell glob; several patterns, space-separated)
+#	IT_TIMEOUT=300		seconds per script
+#	IT_KEEP=1		leave the container running afterwards
+
+. "$(cd "$(dirname "$0")" && pwd -P)/harness.sh"
+
+IT_TIMEOUT=${IT_TIMEOUT:-300}
+cd "$REPO" || exit 1
+
+it_selected()
+{
+	[ -n "${IT_ONLY:-}" ] || return 0
+	for pat in $IT_ONLY; do
+		# shellcheck disable=SC2254
+		case "$1" in *$pat*) return 0 ;; esac
+	done
+	return 1
+}
+
+scripts=
+for f in regress/it/*.sh; do
+	[ -e "$f" ] || continue
+	it_selected "${f##*/}" && scripts="$scripts $f"
+done
+if [ -z "$scripts" ]; then
+	echo "integration: no script in regress/it/ matches" \
+	    "IT_ONLY='${IT_ONLY:-}'" >&2
+	echo "0 passed, 0 failed"
+	exit 1
+fi
+
+harness_trap
+harness_start || exit 1
+harness_install || exit 1
+
+passed=0
+failed=0
+failures=
+for f in $scripts; do
+	echo "== $f"
+	# Executable scripts run through their #! line, others through sh.
+	if [ -x "$f" ]; then set -- "./$f"; else set -- /bin/sh "$f"; fi
+	t0=$(date +%s%N)
+	harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" \
+	    timeout -k 5 "$IT_TIMEOUT" "$@" 2>&1
+	rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	if [ $rc = 0 ]; then
+		echo "-- $f: ok (${ms} ms)"
+		passed=$((passed + 1))
+	else
+		[ $rc = 124 ] && echo "-- $f: timed out after ${IT_TIMEOUT}s"
+		echo "-- $f: FAILED (exit $rc, ${ms} ms)"
+		failed=$((failed + 1))
+		failures="$failures ${f##*/}"
+	fi
+done
+
+clean=0
+if [ "${IT_KEEP:-0}" = 1 ]; then
+	harness_keep
+elif ! harness_stop; then
+	echo "integration: FAIL: the harness left something behind" >&2
+	clean=1
+fi
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ $failed = 0 ] && [ $passed -gt 0 ] && [ $clean = 0 ]

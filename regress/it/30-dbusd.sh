@@ -1,0 +1,247 @@
+#!/bin/sh
+# 30-dbusd.sh: integration test of the root parent's D-Bus layer (dbusd/)
+# through opty-dbusprobe.  Runs as root inside the disposable systemd
+# container (regress/integration.sh), never on a real host: it starts a
+# stand-in opencode-v2.service, a dummy supervisor unit and planted
+# orphan and look-alike units, and removes them all at the end.
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+probe="${TOOLS:?TOOLS is not set}/opty-dbusprobe"
+SUP=opencode-pty-supervisor.service
+if [ ! -x "$probe" ]; then
+	echo "FAIL: $probe is missing (make tools)"
+	exit 1
+fi
+if ! uid=$(id -u byk 2>/dev/null); then
+	echo "FAIL: user byk does not exist (the harness creates it)"
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+dropin=/run/systemd/system/$SUP.d
+planted=
+
+cleanup() {
+	for u in $planted opencode-v2.service; do
+		systemctl stop "$u" 2>/dev/null
+		systemctl reset-failed "$u" 2>/dev/null
+	done
+	systemctl stop "$SUP" 2>/dev/null
+	rm -rf "$tmp" "$dropin" "/run/systemd/system/$SUP"
+	systemctl daemon-reload
+}
+trap cleanup EXIT
+
+hex32() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
+prop() { systemctl show -P "$2" "$1"; }
+
+# A dummy supervisor that only exists, so BindsTo= has something to bind
+# to.  A runtime drop-in overrides an installed unit without touching it.
+if [ -n "$(prop "$SUP" FragmentPath)" ]; then
+	mkdir -p "$dropin"
+	printf '[Service]\nType=exec\nExecCondition=\nExecStartPre=\n%s\n%s\n' \
+	    'ExecStart=' 'ExecStart=/bin/sleep infinity' > "$dropin/dummy.conf"
+else
+	printf '[Service]\nType=exec\nExecStart=/bin/sleep infinity\n' \
+	    > "/run/systemd/system/$SUP"
+fi
+if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
+	printf '[Unit]\nDescription=opencode-pty sessions (test)\n' \
+	    > /run/systemd/system/opencode-pty.slice
+fi
+systemctl daemon-reload
+if systemctl start "$SUP"; then
+	pass "dummy $SUP started"
+else
+	fail "dummy $SUP did not start"
+fi
+
+# --- client identity --------------------------------------------------
+out=$("$probe" ident 2>/dev/null)
+case "$out" in
+"error=-2 "*) pass "ident without opencode-v2.service: ENOENT" ;;
+*) fail "ident without the unit: $out" ;;
+esac
+
+if [ -n "$(prop opencode-v2.service FragmentPath)" ]; then
+	fail "opencode-v2.service has a unit file here; cannot stand in"
+elif systemd-run -q --unit=opencode-v2.service -p Type=exec sleep 1000
+then
+	out=$("$probe" ident 2>/dev/null)
+	echo "  $out"
+	pid=$(prop opencode-v2.service MainPID)
+	cg=$(prop opencode-v2.service ControlGroup)
+	inv=$(prop opencode-v2.service InvocationID)
+	want="main_pid=$pid active=active sub=running cgroup=$cg"
+	want="$want invocation=$inv"
+	if [ "$out" = "$want" ] && [ "$pid" -gt 1 ] &&
+	    [ "$cg" = /system.slice/opencode-v2.service ] &&
+	    [ ${#inv} = 32 ]; then
+		pass "ident matches MainPID, ControlGroup, InvocationID"
+	else
+		fail "ident: want '$want'"
+	fi
+	systemctl stop opencode-v2.service
+	out=$("$probe" ident 2>/dev/null)
+	case "$out" in
+	"error=-2 "*) pass "ident after stop: ENOENT" ;;
+	*) fail "ident after stop: $out" ;;
+	esac
+else
+	fail "systemd-run --unit=opencode-v2.service failed"
+fi
+
+# --- a session unit with the full property set ------------------------
+mkdir -p "$tmp/work"
+chown byk "$tmp/work"
+OPTY_PROBE_RUNTIME=120 "$probe" start-launcher "$tmp/work" \
+    printf '%s\n' hello > "$tmp/start" 2> "$tmp/start.err"
+rc=$?
+sed 's/^/  /' "$tmp/start" "$tmp/start.err"
+unit=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' \
+    "$tmp/start")
+if [ $rc = 0 ] && [ -n "$unit" ]; then
+	pass "start-launcher started $unit and saw its main process end"
+else
+	fail "start-launcher: exit $rc"
+fi
+if grep -q "^hint: job .* $unit done$" "$tmp/start.err"; then
+	pass "JobRemoved hint delivered through the event loop"
+else
+	fail "no JobRemoved hint for $unit"
+fi
+
+path=$(busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 \
+    org.freedesktop.systemd1.Manager GetUnit s "$unit" 2>/dev/null |
+    sed -n 's/^o "\(.*\)"$/\1/p')
+# iface property expected-busctl-output
+check() {
+	got=$(busctl get-property org.freedesktop.systemd1 "$path" \
+	    "org.freedesktop.systemd1.$1" "$2" 2>&1)
+	if [ "$got" = "$3" ]; then
+		pass "$2 = $3"
+	else
+		fail "$2: got '$got', want '$3'"
+	fi
+}
+check Unit Description "s \"OpenCode isolated PTY $unit\""
+check Service Type 's "exec"'
+check Service Slice 's "opencode-pty.slice"'
+check Unit BindsTo "as 1 \"$SUP\""
+check Service User 's "byk"'
+check Service Group 's "byk"'
+check Service NoNewPrivileges 'b true'
+check Service UMask 'u 63'
+check Service KillMode 's "control-group"'
+check Service KillSignal 'i 15'
+check Service FinalKillSignal 'i 9'
+check Service SendSIGKILL 'b true'
+check Service TimeoutStopUSec 't 15000000'
+check Service OOMPolicy 's "kill"'
+check Service Delegate 'b false'
+check Service RemainAfterExit 'b true'
+check Unit CollectMode 's "inactive"'
+check Service RuntimeMaxUSec 't 120000000'
+check Service StandardInput 's "fd"'
+check Service StandardOutput 's "fd"'
+check Service StandardError 's "fd"'
+check Service InaccessiblePaths "as 4 \"/run/dbus/system_bus_socket\" \
+\"/run/user/$uid/bus\" \"/run/docker.sock\" \"/var/run/docker.sock\""
+after=$(prop "$unit" After)
+case " $after " in
+*" $SUP "*) pass "After contains $SUP" ;;
+*) fail "After = $after" ;;
+esac
+# printf, %s\n, hello in the launcher's encoding.
+enc="argv[]=/usr/local/libexec/opencode-pty-launcher acHJpbnRm aJXMK aaGVsbG8 ;"
+case "$(prop "$unit" ExecStart)" in
+*"path=/usr/local/libexec/opencode-pty-launcher ; $enc"*)
+	pass "ExecStart is the launcher with encoded arguments" ;;
+*) fail "ExecStart = $(prop "$unit" ExecStart)" ;;
+esac
+
+out=$("$probe" state "$unit" 2>/dev/null)
+case "$out" in
+"unit=$unit loaded=1 "*) pass "state: $out" ;;
+*) fail "state: $out" ;;
+esac
+out=$("$probe" stop "$unit" 2>/dev/null)
+sleep 0.5
+out=$("$probe" state "$unit" 2>/dev/null)
+case "$out" in
+"unit=$unit loaded=0 "*) pass "stop + reset-failed: unit gone" ;;
+*) fail "after stop: $out" ;;
+esac
+out=$("$probe" stop "$unit" 2>/dev/null)
+[ "$out" = "stopped=$unit" ] && pass "stopping a gone unit is not an error" ||
+    fail "stop of a gone unit: $out"
+out=$("$probe" state opencode-v2.service 2>/dev/null)
+case "$out" in
+"error=-22 "*) pass "state refuses a name that is not a session unit" ;;
+*) fail "state of a foreign name: $out" ;;
+esac
+
+# --- orphan sweep -----------------------------------------------------
+plant() {	# plant NAME [systemd-run -p options]
+	n=$1
+	shift
+	if systemd-run -q --unit="$n" -p RemainAfterExit=yes "$@" \
+	    /bin/sleep 1000; then
+		planted="$planted $n"
+	else
+		fail "could not plant $n"
+	fi
+}
+o1=opencode-pty-$(hex32).service
+o2=opencode-pty-$(hex32).service
+o3=opencode-pty-$(hex32).service
+upper=opencode-pty-$(hex32 | tr a-f A-F).service
+extra=opencode-pty-$(hex32).service
+foreign=opencode-pty-$(hex32).service
+nobind=opencode-pty-$(hex32).service
+scope=opencode-pty-$(hex32).scope
+plant "$o1" -p BindsTo=$SUP -p After=$SUP
+plant "$o2" -p BindsTo=$SUP
+# A failed orphan: StopUnit alone would leave it; reset-failed removes it.
+if systemd-run -q --unit="$o3" -p BindsTo=$SUP -p RemainAfterExit=yes \
+    /bin/false; then
+	planted="$planted $o3"
+fi
+plant "$upper" -p BindsTo=$SUP
+plant "$extra" -p BindsTo=$SUP -p BindsTo=dbus.service
+plant "$foreign" -p BindsTo=dbus.service
+plant "$nobind"
+systemd-run -q --scope --unit="$scope" -p BindsTo=$SUP \
+    /bin/sleep 1000 > /dev/null 2>&1 &
+planted="$planted $scope"
+sleep 1
+[ "$(prop "$o3" ActiveState)" = failed ] && pass "planted a failed orphan" ||
+    fail "$o3 is $(prop "$o3" ActiveState), not failed"
+[ "$(prop "$scope" ActiveState)" = active ] && pass "planted $scope" ||
+    fail "$scope is $(prop "$scope" ActiveState)"
+
+"$probe" sweep > "$tmp/sweep" 2> "$tmp/sweep.err"
+rc=$?
+sed 's/^/  /' "$tmp/sweep" "$tmp/sweep.err"
+[ $rc = 0 ] && [ "$(cat "$tmp/sweep")" = stopped=3 ] &&
+    pass "sweep stopped exactly 3 orphans" || fail "sweep: exit $rc"
+sleep 1
+for u in $o1 $o2 $o3; do
+	st=$(prop "$u" LoadState)/$(prop "$u" ActiveState)
+	case "$st" in
+	not-found/inactive) pass "orphan $u is gone" ;;
+	*) fail "orphan $u is still $st" ;;
+	esac
+done
+for u in $upper $extra $foreign $nobind $scope; do
+	st=$(prop "$u" ActiveState)
+	[ "$st" = active ] && pass "look-alike $u left alone" ||
+	    fail "look-alike $u is $st"
+done
+[ "$(prop "$SUP" ActiveState)" = active ] &&
+    pass "the supervisor unit itself was not touched" ||
+    fail "$SUP is $(prop "$SUP" ActiveState)"
+
+[ $fails = 0 ]

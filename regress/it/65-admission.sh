@@ -1,0 +1,83 @@
+#!/bin/sh
+# 65-admission.sh: acceptance gates 4 and 5 against the real supervisor.
+# Every peer that is not exactly the MainPID of a running
+# /system.slice/opencode-v2.service, and every start frame with a wrong
+# descriptor, is refused with its error code, and no unit is created.
+. "$REPO/regress/itlib.sh"
+
+sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+started() { journalctl -u "$SUP" -o cat --no-pager | grep -c 'started for client'; }
+
+# other UNIT ARGS...: opty-nodesim as the MainPID of another service.
+other() {
+	u=$1; shift
+	systemctl reset-failed "$u" 2>/dev/null
+	systemd-run --quiet --wait --pipe --unit="$u" -p Type=exec \
+	    -p User=byk -p Group=byk "$@" > "$tmp/out.raw" 2> "$tmp/err" \
+	    < /dev/null
+	rc=$?
+	grep '^opty-nodesim:' "$tmp/err" | tail -n 1 > "$tmp/last"
+}
+nodesim="$TOOLS/opty-nodesim -d $WORK"
+
+n0=$(started)
+# Gate 4: the client service is not running at all.
+other intruder.service $nodesim -- /bin/true
+expect_error 6 "client service inactive: ERR_AUTH_STATE"
+
+# A process of another service while opencode-v2.service runs.
+systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
+    -p Group=byk /bin/sleep infinity
+other intruder.service $nodesim -- /bin/true
+expect_error 5 "wrong pid (another service): ERR_AUTH_PID"
+systemctl stop "$CLIENT_UNIT"
+
+# A child of the MainPID.
+other "$CLIENT_UNIT" /bin/sh -c "$nodesim -- /bin/true; exit \$?"
+expect_error 5 "child of MainPID: ERR_AUTH_PID"
+
+# The right unit name in the wrong place.
+other "$CLIENT_UNIT" --slice=elsewhere.slice $nodesim -- /bin/true
+expect_error 7 "wrong cgroup: ERR_AUTH_CGROUP"
+
+# Client replaced between connect and start: the MainPID that connected
+# exits after admission, the service is started again, then the
+# original connection sends its start frame.
+rm -f "$tmp/go"
+systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
+    -p Group=byk -p KillMode=process -p StandardError="file:$tmp/repl.err" \
+    $nodesim -r "$tmp/go" -- /bin/true
+sleep 2
+systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
+    -p Group=byk /bin/sleep infinity
+touch "$tmp/go"
+n=0
+until grep -q '^opty-nodesim: ' "$tmp/repl.err" 2>/dev/null; do
+	[ $n -gt 100 ] && break; sleep 0.1; n=$((n + 1))
+done
+grep '^opty-nodesim:' "$tmp/repl.err" | tail -n 1 > "$tmp/last"
+expect_error 5 "client replaced after admission: ERR_AUTH_PID"
+systemctl stop "$CLIENT_UNIT"
+
+# Forged start frames from the right process.
+client -F nofd -- /bin/true
+expect_error 9 "no descriptor: ERR_FD_MISSING"
+client -F twofd -- /bin/true
+expect_error 10 "two descriptors: ERR_FD_EXTRA"
+client -F notdir -- /bin/true
+expect_error 11 "regular file as directory: ERR_NOTDIR"
+client -F mismatch -- /bin/true
+expect_error 12 "st_ino mismatch: ERR_DIR_MISMATCH"
+client -F early-input -- /bin/true
+expect_error 2 "input before start: ERR_UNEXPECTED"
+
+check "no unit was started by any refused peer" test "$(started)" = "$n0"
+check "no session unit exists" wait_no_units 5
+
+# The relay survived every hostile client: a good session still works.
+client -- /bin/echo still-serving
+expect_exit 1 0 success "a valid session after all refusals"
+sup_stop
+finish

@@ -1,0 +1,269 @@
+/*
+ * opty-dbusprobe.c: test-only tool, never installed.  Runs as root inside
+ * the disposable test container and trusts its command line.  Drives the
+ * root parent's D-Bus layer (dbusd/) against the real PID 1 so that
+ * regress/it/30-dbusd.sh can compare what it does with what systemd says.
+ *
+ *	opty-dbusprobe ident
+ *	opty-dbusprobe state UNIT
+ *	opty-dbusprobe stop UNIT		(StopUnit, then ResetFailedUnit)
+ *	opty-dbusprobe sweep
+ *	[OPTY_PROBE_RUNTIME=SEC] opty-dbusprobe start-launcher DIR ARG...
+ *
+ * start-launcher prints "unit=NAME", waits (in the libevent loop, woken
+ * by hints and a poll timer) until the main process has exited, copies
+ * the stream to stdout meanwhile, prints the state and the hint counts,
+ * and leaves the unit loaded for inspection.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "dbusd/dbusd.h"
+#include "proto/log.h"
+
+#define WAIT_SEC	30
+
+struct probe {
+	struct event_base	*base;
+	struct dbusd		*d;
+	const char		*unit;
+	char			 job[128];
+	struct event		*ev_poll, *ev_stream;
+	int			 stream;
+	int			 done;
+	int			 polls;
+	unsigned		 hints_job, hints_changed;
+	struct unit_state	 st;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: opty-dbusprobe ident | state UNIT | "
+	    "stop UNIT | sweep |\n"
+	    "       start-launcher DIR ARG...   (env OPTY_PROBE_RUNTIME=SEC)\n");
+	exit(2);
+}
+
+static void
+print_state(const char *unit, const struct unit_state *st)
+{
+	printf("unit=%s loaded=%d active=%s sub=%s result=%s exec_code=%d "
+	    "exec_status=%d main_pid=%u\n", unit, st->loaded, st->active,
+	    st->sub, st->result, st->exec_code, st->exec_status,
+	    st->main_pid);
+}
+
+static int
+cmd_ident(struct dbusd *d)
+{
+	struct client_ident	id;
+	int			r, i;
+
+	if ((r = dbusd_client_ident(d, &id)) < 0) {
+		printf("error=%d %s\n", r, strerror(-r));
+		return 1;
+	}
+	printf("main_pid=%u active=%s sub=%s cgroup=%s invocation=",
+	    id.main_pid, id.active, id.sub, id.cgroup);
+	for (i = 0; i < 16; i++)
+		printf("%02x", id.invocation[i]);
+	printf("\n");
+	return 0;
+}
+
+static int
+cmd_state(struct dbusd *d, const char *unit)
+{
+	struct unit_state	st;
+	int			r;
+
+	if ((r = dbusd_unit_state(d, unit, &st)) < 0) {
+		printf("error=%d %s\n", r, strerror(-r));
+		return 1;
+	}
+	print_state(unit, &st);
+	return 0;
+}
+
+static int
+cmd_stop(struct dbusd *d, const char *unit)
+{
+	int	r;
+
+	if ((r = dbusd_stop_unit(d, unit)) < 0 ||
+	    (r = dbusd_reset_failed(d, unit)) < 0) {
+		printf("error=%d %s\n", r, strerror(-r));
+		return 1;
+	}
+	printf("stopped=%s\n", unit);
+	return 0;
+}
+
+static int
+cmd_sweep(struct dbusd *d)
+{
+	int	r;
+
+	if ((r = dbusd_sweep_orphans(d)) < 0) {
+		printf("error=%d %s\n", r, strerror(-r));
+		return 1;
+	}
+	printf("stopped=%d\n", r);
+	return 0;
+}
+
+/* The main process has exited (or the unit is gone): results are final. */
+static void
+probe_check(struct probe *p)
+{
+	if (dbusd_unit_state(p->d, p->unit, &p->st) < 0)
+		return;
+	if (!p->st.loaded || p->st.exec_code != 0 ||
+	    strcmp(p->st.active, "failed") == 0) {
+		p->done = 1;
+		event_base_loopexit(p->base, NULL);
+	}
+}
+
+static void
+on_hint(const struct hint *h, void *arg)
+{
+	struct probe	*p = arg;
+
+	if (strcmp(h->unit, p->unit) != 0)
+		return;
+	if (h->kind == HINT_JOB_REMOVED) {
+		p->hints_job++;
+		fprintf(stderr, "hint: job %s %s %s\n", h->job, h->unit,
+		    h->result);
+	} else
+		p->hints_changed++;
+	probe_check(p);
+}
+
+static void
+on_poll(evutil_socket_t fd, short ev, void *arg)
+{
+	struct probe	*p = arg;
+	struct timeval	 tv = { 0, 100000 };
+
+	(void)fd;
+	(void)ev;
+	if (++p->polls > WAIT_SEC * 10) {
+		fprintf(stderr, "timed out waiting for %s\n", p->unit);
+		event_base_loopexit(p->base, NULL);
+		return;
+	}
+	probe_check(p);
+	if (!p->done)
+		evtimer_add(p->ev_poll, &tv);
+}
+
+static void
+on_stream(evutil_socket_t fd, short ev, void *arg)
+{
+	struct probe	*p = arg;
+	char		 buf[4096];
+	ssize_t		 n;
+
+	(void)ev;
+	if ((n = read(fd, buf, sizeof(buf))) <= 0) {
+		event_del(p->ev_stream);
+		return;
+	}
+	fwrite(buf, 1, (size_t)n, stdout);
+}
+
+static int
+cmd_start(struct probe *p, int argc, char **argv)
+{
+	struct unit_spec	 spec;
+	struct timeval		 tv = { 0, 100000 };
+	char			 name[64];
+	int			 sp[2], dir, r;
+
+	if (argc < 2)
+		usage();
+	if ((dir = open(argv[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		fatal("%s", argv[0]);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+		fatal("socketpair");
+	if ((r = unit_name_new(name)) < 0)
+		fatalx("unit_name_new: %s", strerror(-r));
+	p->unit = name;
+	p->stream = sp[0];
+	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
+	    .stream_fd = sp[1], .dir_fd = dir, .argc = (uint32_t)(argc - 1),
+	    .argv = (const char *const *)(argv + 1) };
+	if (getenv("OPTY_PROBE_RUNTIME") != NULL)
+		spec.runtime_sec = (uint32_t)atoi(getenv("OPTY_PROBE_RUNTIME"));
+	r = dbusd_start_unit(p->d, &spec, p->job, sizeof(p->job));
+	close(sp[1]);
+	close(dir);
+	if (r < 0) {
+		printf("error=%d %s\n", r, strerror(-r));
+		return 1;
+	}
+	printf("unit=%s\njob=%s\n", name, p->job);
+	fflush(stdout);
+	p->ev_poll = evtimer_new(p->base, on_poll, p);
+	p->ev_stream = event_new(p->base, p->stream, EV_READ | EV_PERSIST,
+	    on_stream, p);
+	if (p->ev_poll == NULL || p->ev_stream == NULL)
+		fatalx("event_new");
+	evtimer_add(p->ev_poll, &tv);
+	event_add(p->ev_stream, NULL);
+	event_base_dispatch(p->base);
+	fflush(stdout);
+	print_state(name, &p->st);
+	printf("hints_job=%u hints_changed=%u\n", p->hints_job,
+	    p->hints_changed);
+	event_free(p->ev_poll);
+	event_free(p->ev_stream);
+	close(p->stream);
+	return p->done ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct probe	p = { .stream = -1 };
+	unsigned	depth, bound;
+	uint64_t	dropped;
+	int		r, rc;
+
+	log_init("opty-dbusprobe", getenv("OPTY_PROBE_DEBUG") != NULL);
+	if (argc < 2)
+		usage();
+	if ((p.base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	if ((r = dbusd_open(p.base, on_hint, &p, &p.d)) < 0)
+		fatalx("dbusd_open: %s", strerror(-r));
+	if (strcmp(argv[1], "ident") == 0 && argc == 2)
+		rc = cmd_ident(p.d);
+	else if (strcmp(argv[1], "state") == 0 && argc == 3)
+		rc = cmd_state(p.d, argv[2]);
+	else if (strcmp(argv[1], "stop") == 0 && argc == 3)
+		rc = cmd_stop(p.d, argv[2]);
+	else if (strcmp(argv[1], "sweep") == 0 && argc == 2)
+		rc = cmd_sweep(p.d);
+	else if (strcmp(argv[1], "start-launcher") == 0)
+		rc = cmd_start(&p, argc - 2, argv + 2);
+	else
+		usage();
+	dbusd_hint_stats(p.d, &depth, &bound, &dropped);
+	fprintf(stderr, "hintq depth=%u bound=%u dropped=%llu\n", depth,
+	    bound, (unsigned long long)dropped);
+	dbusd_close(p.d);
+	event_base_free(p.base);
+	return rc;
+}

@@ -1,0 +1,560 @@
+/*
+ * opty-unitrun.c: test-only tool, never installed.  Runs as root inside the
+ * disposable test container and trusts its command line.  Starts ARGV as a
+ * transient service whose stdin/stdout are one end of a socketpair (the way
+ * the supervisor feeds the launcher), copies the stream to stdout, waits for
+ * the main process to exit, stops the unit, drains the stream to EOF and
+ * reports ExecMainCode/ExecMainStatus/Result on a last stderr line.
+ *
+ * opty-unitrun [-u user] [-s slice] [-d dir] [-i input] [-t timeout_sec]
+ *     [-p Name=value ...] -- ARGV...
+ */
+#include <sys/types.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-bus.h>
+
+#include "proto/log.h"
+
+#define SD_DEST		"org.freedesktop.systemd1"
+#define SD_PATH		"/org/freedesktop/systemd1"
+#define SD_MANAGER	"org.freedesktop.systemd1.Manager"
+#define SD_UNIT		"org.freedesktop.systemd1.Unit"
+#define SD_SERVICE	"org.freedesktop.systemd1.Service"
+#define POLL_MS		20
+#define MAX_PROPS	32
+#define EXIT_TIMEOUT	124
+
+struct opts {
+	const char	*user;
+	const char	*slice;
+	const char	*dir;
+	const char	*input;
+	unsigned long	 timeout;
+	const char	*props[MAX_PROPS];
+	size_t		 nprops;
+	char		**argv;
+};
+
+/* Global so that fatal() can stop the unit before exiting. */
+static struct {
+	sd_bus		*bus;
+	char		 unit[64];
+	char		*path;
+	int		 started;
+	int		 stream;
+	int		 eof;
+	int		 sigfd;
+	const char	*in;
+	size_t		 inlen;
+	uint64_t	 deadline;
+} run = { .stream = -1, .sigfd = -1 };
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: opty-unitrun [-u user] [-s slice] [-d dir] "
+	    "[-i input] [-t timeout_sec] [-p Name=value ...] -- ARGV...\n");
+	exit(2);
+}
+
+static void
+parse_opts(int argc, char *argv[], struct opts *o)
+{
+	char		*end;
+	int		 ch;
+
+	o->user = "root";
+	o->slice = "system.slice";
+	o->timeout = 30;
+	while ((ch = getopt(argc, argv, "u:s:d:i:t:p:")) != -1) {
+		switch (ch) {
+		case 'u':
+			o->user = optarg;
+			break;
+		case 's':
+			o->slice = optarg;
+			break;
+		case 'd':
+			o->dir = optarg;
+			break;
+		case 'i':
+			o->input = optarg;
+			break;
+		case 't':
+			errno = 0;
+			o->timeout = strtoul(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    o->timeout == 0 || o->timeout > 86400)
+				fatalx("-t: bad timeout '%s'", optarg);
+			break;
+		case 'p':
+			if (o->nprops == MAX_PROPS)
+				fatalx("-p: more than %d properties", MAX_PROPS);
+			end = strchr(optarg, '=');
+			if (end == NULL || end == optarg)
+				fatalx("-p: expected Name=value, got '%s'",
+				    optarg);
+			o->props[o->nprops++] = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	o->argv = argv + optind;
+	if (o->argv[0][0] != '/')
+		fatalx("ARGV[0] must be an absolute path: %s", o->argv[0]);
+}
+
+static uint64_t
+now_usec(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		fatal("clock_gettime");
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void
+make_unit_name(void)
+{
+	unsigned char	 r[8];
+	char		*p;
+	size_t		 i;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		fatal("getrandom");
+	p = run.unit + snprintf(run.unit, sizeof(run.unit), "opty-unitrun-");
+	for (i = 0; i < sizeof(r); i++, p += 2)
+		snprintf(p, 3, "%02x", r[i]);
+	strcpy(p, ".service");
+	if (sd_bus_path_encode(SD_PATH "/unit", run.unit, &run.path) < 0)
+		fatalx("cannot encode the unit's object path");
+}
+
+static void __attribute__((noreturn))
+bus_fatal(const char *what, const sd_bus_error *e, int r)
+{
+	if (e != NULL && sd_bus_error_is_set(e))
+		fatalx("%s: %s", what, e->message);
+	fatalx("%s: %s", what, strerror(-r));
+}
+
+static int
+append_exec_start(sd_bus_message *m, char **argv)
+{
+	int	 r;
+
+	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+	    (r = sd_bus_message_append(m, "s", "ExecStart")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', "a(sasb)")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', "(sasb)")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'r', "sasb")) < 0 ||
+	    (r = sd_bus_message_append(m, "s", argv[0])) < 0 ||
+	    (r = sd_bus_message_append_strv(m, argv)) < 0 ||
+	    (r = sd_bus_message_append(m, "b", 0)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0)
+		return r;
+	return sd_bus_message_close_container(m);
+}
+
+/* -p Name=value: a string property; systemd rejects a wrong type. */
+static int
+append_extra(sd_bus_message *m, const char *prop)
+{
+	const char	*eq = strchr(prop, '=');
+	char		 name[128];
+
+	if ((size_t)(eq - prop) >= sizeof(name))
+		fatalx("-p: property name too long: %s", prop);
+	memcpy(name, prop, eq - prop);
+	name[eq - prop] = '\0';
+	return sd_bus_message_append(m, "(sv)", name, "s", eq + 1);
+}
+
+static int
+append_props(sd_bus_message *m, const struct opts *o, int fd, int errfd)
+{
+	size_t	 i;
+	int	 r;
+
+	if ((r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)", "Type", "s", "exec")) < 0 ||
+	    (r = append_exec_start(m, o->argv)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)(sv)(sv)",
+	    "User", "s", o->user, "Group", "s", o->user,
+	    "Slice", "s", o->slice)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)(sv)(sv)",
+	    "RemainAfterExit", "b", 1,
+	    "CollectMode", "s", "inactive-or-failed",
+	    /* keep the unit loaded until we have read its results */
+	    "AddRef", "b", 1)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)(sv)(sv)",
+	    "StandardInputFileDescriptor", "h", fd,
+	    "StandardOutputFileDescriptor", "h", fd,
+	    "StandardErrorFileDescriptor", "h", errfd)) < 0)
+		return r;
+	for (i = 0; i < o->nprops; i++)
+		if ((r = append_extra(m, o->props[i])) < 0)
+			return r;
+	return sd_bus_message_close_container(m);
+}
+
+static void
+start_unit(const struct opts *o)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	sd_bus_message	*m = NULL, *reply = NULL;
+	int		 sv[2], dirfd = -1, r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		fatal("socketpair");
+	if (o->dir != NULL &&
+	    (dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		fatal("%s", o->dir);
+	/* Only our end: the unit's stdin must stay blocking. */
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	run.stream = sv[0];
+
+	if ((r = sd_bus_message_new_method_call(run.bus, &m, SD_DEST, SD_PATH,
+	    SD_MANAGER, "StartTransientUnit")) < 0 ||
+	    (r = sd_bus_message_append(m, "ss", run.unit, "fail")) < 0 ||
+	    (r = append_props(m, o, sv[1], dirfd == -1 ? sv[1] : dirfd)) < 0 ||
+	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0)
+		bus_fatal("building StartTransientUnit", NULL, r);
+	r = sd_bus_call(run.bus, m, 0, &e, &reply);
+	/*
+	 * sd-bus holds duplicates of the appended descriptors until the
+	 * message is freed: drop them now or the stream never sees EOF.
+	 */
+	sd_bus_message_unref(m);
+	sd_bus_message_unref(reply);
+	close(sv[1]);
+	if (dirfd != -1)
+		close(dirfd);
+	if (r < 0)
+		bus_fatal("StartTransientUnit", &e, r);
+	run.started = 1;
+	sd_bus_error_free(&e);
+}
+
+static char *
+unit_string(const char *iface, const char *prop)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	char		*s = NULL;
+	int		 r;
+
+	r = sd_bus_get_property_string(run.bus, SD_DEST, run.path, iface,
+	    prop, &e, &s);
+	if (r < 0)
+		bus_fatal(prop, &e, r);
+	return s;
+}
+
+static int32_t
+service_int(const char *prop)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	int32_t		 v = 0;
+	int		 r;
+
+	r = sd_bus_get_property_trivial(run.bus, SD_DEST, run.path,
+	    SD_SERVICE, prop, &e, 'i', &v);
+	if (r < 0)
+		bus_fatal(prop, &e, r);
+	return v;
+}
+
+static uint32_t
+unit_job(void)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	sd_bus_message	*reply = NULL;
+	const char	*jpath;
+	uint32_t	 id = 0;
+	int		 r;
+
+	r = sd_bus_get_property(run.bus, SD_DEST, run.path, SD_UNIT, "Job",
+	    &e, &reply, "(uo)");
+	if (r < 0)
+		bus_fatal("Job", &e, r);
+	if ((r = sd_bus_message_read(reply, "(uo)", &id, &jpath)) < 0)
+		bus_fatal("reading Job", NULL, r);
+	sd_bus_message_unref(reply);
+	return id;
+}
+
+/*
+ * The main process is gone once the unit is failed, or active/exited
+ * (RemainAfterExit), or inactive with its start job finished.  Before the
+ * job runs the unit is inactive too, hence the job check.
+ */
+static int
+main_exited(void)
+{
+	char	*active, *sub;
+	int	 done;
+
+	active = unit_string(SD_UNIT, "ActiveState");
+	sub = unit_string(SD_UNIT, "SubState");
+	done = strcmp(active, "failed") == 0 || strcmp(sub, "exited") == 0 ||
+	    (strcmp(active, "inactive") == 0 && unit_job() == 0);
+	free(active);
+	free(sub);
+	return done;
+}
+
+static int
+unit_gone(void)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	int		 r, gone;
+
+	r = sd_bus_call_method(run.bus, SD_DEST, SD_PATH, SD_MANAGER,
+	    "GetUnit", &e, NULL, "s", run.unit);
+	gone = r < 0 &&
+	    sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit");
+	if (r < 0 && !gone)
+		bus_fatal("GetUnit", &e, r);
+	sd_bus_error_free(&e);
+	return gone;
+}
+
+static void
+manager_call(const char *method, const char *mode)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	int		 r;
+
+	if (mode != NULL)
+		r = sd_bus_call_method(run.bus, SD_DEST, SD_PATH, SD_MANAGER,
+		    method, &e, NULL, "ss", run.unit, mode);
+	else
+		r = sd_bus_call_method(run.bus, SD_DEST, SD_PATH, SD_MANAGER,
+		    method, &e, NULL, "s", run.unit);
+	if (r < 0 && !sd_bus_error_has_name(&e,
+	    "org.freedesktop.systemd1.NoSuchUnit"))
+		log_warnx("%s %s: %s", method, run.unit,
+		    sd_bus_error_is_set(&e) ? e.message : strerror(-r));
+	sd_bus_error_free(&e);
+}
+
+/*
+ * systemd keeps its copy of the stream while the unit is loaded and not
+ * inactive: stop an active unit, reset a failed one, drop our reference
+ * so that CollectMode= lets it go.
+ */
+static void
+finish_unit(void)
+{
+	char	*active;
+
+	active = unit_string(SD_UNIT, "ActiveState");
+	if (strcmp(active, "failed") == 0)
+		manager_call("ResetFailedUnit", NULL);
+	else if (strcmp(active, "inactive") != 0)
+		manager_call("StopUnit", "replace");
+	free(active);
+	manager_call("UnrefUnit", NULL);
+}
+
+/* fatal() hook: never leave a running unit behind. */
+static void
+stop_on_exit(void)
+{
+	if (run.bus == NULL || !run.started)
+		return;
+	manager_call("StopUnit", "replace");
+	manager_call("ResetFailedUnit", NULL);
+	manager_call("UnrefUnit", NULL);
+}
+
+static void
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t	 n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("write to stdout");
+		}
+		p += n;
+		len -= n;
+	}
+}
+
+static void
+stream_read(void)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+
+	n = read(run.stream, buf, sizeof(buf));
+	if (n == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		fatal("read from the stream");
+	}
+	if (n == 0) {
+		close(run.stream);
+		run.stream = -1;
+		run.eof = 1;
+		return;
+	}
+	write_all(STDOUT_FILENO, buf, n);
+}
+
+static void
+stream_write(void)
+{
+	ssize_t	 n;
+
+	n = write(run.stream, run.in, run.inlen);
+	if (n == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		log_warn("input dropped");
+		run.inlen = 0;
+		return;
+	}
+	run.in += n;
+	run.inlen -= n;
+}
+
+static void
+on_signal(void)
+{
+	struct signalfd_siginfo	 si;
+
+	if (read(run.sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return;
+	log_warnx("signal %u: stopping %s", si.ssi_signo, run.unit);
+	stop_on_exit();
+	exit(128 + (int)si.ssi_signo);
+}
+
+/* One round of at most POLL_MS: move stream bytes, handle signals. */
+static void
+pump(void)
+{
+	struct pollfd	 pfd[2];
+
+	pfd[0].fd = run.stream;
+	pfd[0].events = POLLIN | (run.inlen > 0 ? POLLOUT : 0);
+	pfd[1].fd = run.sigfd;
+	pfd[1].events = POLLIN;
+	if (poll(pfd, 2, POLL_MS) == -1) {
+		if (errno == EINTR)
+			return;
+		fatal("poll");
+	}
+	if (pfd[1].revents & POLLIN)
+		on_signal();
+	if (run.stream == -1)
+		return;
+	if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
+		stream_read();
+	if (run.stream != -1 && (pfd[0].revents & POLLOUT))
+		stream_write();
+}
+
+/* Like one pump(), but past the -t deadline: stop, confirm, exit 124. */
+static void
+step(void)
+{
+	uint64_t	 limit;
+
+	if (now_usec() < run.deadline) {
+		pump();
+		return;
+	}
+	log_warnx("timeout: stopping %s", run.unit);
+	stop_on_exit();
+	limit = now_usec() + 10 * 1000000;
+	while (!unit_gone() && now_usec() < limit)
+		pump();
+	exit(EXIT_TIMEOUT);
+}
+
+static void
+setup_signals(void)
+{
+	sigset_t	 set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
+		fatal("sigprocmask");
+	if ((run.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) == -1)
+		fatal("signalfd");
+	/* A closed stdout is a write error, not a silent death. */
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		fatal("signal");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts	 o;
+	char		*result;
+	int32_t		 code, status;
+	int		 r;
+
+	log_init("opty-unitrun", 0);
+	memset(&o, 0, sizeof(o));
+	parse_opts(argc, argv, &o);
+	setup_signals();
+	run.deadline = now_usec() + (uint64_t)o.timeout * 1000000;
+	if (o.input != NULL) {
+		run.in = o.input;
+		run.inlen = strlen(o.input);
+	}
+	make_unit_name();
+	if ((r = sd_bus_open_system(&run.bus)) < 0)
+		bus_fatal("connecting to the system bus", NULL, r);
+	log_setexit(stop_on_exit);
+	start_unit(&o);
+
+	while (!main_exited())
+		step();
+	code = service_int("ExecMainCode");
+	status = service_int("ExecMainStatus");
+	result = unit_string(SD_SERVICE, "Result");
+	finish_unit();
+	while (!unit_gone())
+		step();
+	while (!run.eof)
+		step();
+
+	dprintf(STDERR_FILENO, "opty-unitrun: unit=%s code=%d status=%d "
+	    "result=%s\n", run.unit, code, status, result);
+	free(result);
+	free(run.path);
+	sd_bus_flush_close_unref(run.bus);
+	return 0;
+}
