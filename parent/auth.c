@@ -27,13 +27,13 @@
 static int
 ident_check(const struct client_ident *id, pid_t pid)
 {
-	if (pid <= 0 || id->main_pid == 0 || (pid_t)id->main_pid != pid)
-		return ERR_AUTH_PID;
 	if (strcmp(id->active, "active") != 0 ||
 	    strcmp(id->sub, "running") != 0)
 		return ERR_AUTH_STATE;
 	if (strcmp(id->cgroup, OPTY_CLIENT_CGROUP) != 0)
 		return ERR_AUTH_CGROUP;
+	if (pid <= 0 || id->main_pid == 0 || (pid_t)id->main_pid != pid)
+		return ERR_AUTH_PID;
 	return 0;
 }
 
