@@ -21,6 +21,7 @@ if ! uid=$(id -u byk 2>/dev/null); then
 fi
 tmp=$(mktemp -d) || exit 1
 dropin=/run/systemd/system/$SUP.d
+v2dropin=/run/systemd/system/opencode-v2.service.d
 planted=
 
 cleanup() {
@@ -29,7 +30,7 @@ cleanup() {
 		systemctl reset-failed "$u" 2>/dev/null
 	done
 	systemctl stop "$SUP" 2>/dev/null
-	rm -rf "$tmp" "$dropin" "/run/systemd/system/$SUP"
+	rm -rf "$tmp" "$dropin" "$v2dropin" "/run/systemd/system/$SUP"
 	systemctl daemon-reload
 }
 trap cleanup EXIT
@@ -47,6 +48,10 @@ else
 	printf '[Service]\nType=exec\nExecStart=/bin/sleep infinity\n' \
 	    > "/run/systemd/system/$SUP"
 fi
+# The stand-in client must start without the readiness marker: a later
+# drop-in empties the installed ExecCondition= list.
+mkdir -p "$v2dropin"
+printf '[Service]\nExecCondition=\n' > "$v2dropin/90-dbusd-test.conf"
 if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
 	printf '[Unit]\nDescription=opencode-pty sessions (test)\n' \
 	    > /run/systemd/system/opencode-pty.slice
@@ -97,7 +102,7 @@ fi
 mkdir -p "$tmp/work"
 chown byk "$tmp/work"
 OPTY_PROBE_RUNTIME=120 "$probe" start-launcher "$tmp/work" \
-    printf '%s\n' hello > "$tmp/start" 2> "$tmp/start.err"
+    printf '%s' hello > "$tmp/start" 2> "$tmp/start.err"
 rc=$?
 sed 's/^/  /' "$tmp/start" "$tmp/start.err"
 unit=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' \
@@ -106,6 +111,12 @@ if [ $rc = 0 ] && [ -n "$unit" ]; then
 	pass "start-launcher started $unit and saw its main process end"
 else
 	fail "start-launcher: exit $rc"
+fi
+if grep -q "^unit=$unit loaded=1 active=active sub=exited result=success exec_code=1 exec_status=0 " "$tmp/start" &&
+    grep -q hello "$tmp/start"; then
+	pass "the launcher ran printf in the unit: output and exit 0 seen"
+else
+	fail "the session did not run as expected"
 fi
 if grep -q "^hint: job .* $unit done$" "$tmp/start.err"; then
 	pass "JobRemoved hint delivered through the event loop"
@@ -148,14 +159,14 @@ check Service StandardInput 's "fd"'
 check Service StandardOutput 's "fd"'
 check Service StandardError 's "fd"'
 check Service InaccessiblePaths "as 4 \"/run/dbus/system_bus_socket\" \
-\"/run/user/$uid/bus\" \"/run/docker.sock\" \"/var/run/docker.sock\""
+\"-/run/user/$uid/bus\" \"-/run/docker.sock\" \"-/var/run/docker.sock\""
 after=$(prop "$unit" After)
 case " $after " in
 *" $SUP "*) pass "After contains $SUP" ;;
 *) fail "After = $after" ;;
 esac
-# printf, %s\n, hello in the launcher's encoding.
-enc="argv[]=/usr/local/libexec/opencode-pty-launcher acHJpbnRm aJXMK aaGVsbG8 ;"
+# printf, %s, hello in the launcher's encoding.
+enc="argv[]=/usr/local/libexec/opencode-pty-launcher acHJpbnRm aJXM aaGVsbG8 ;"
 case "$(prop "$unit" ExecStart)" in
 *"path=/usr/local/libexec/opencode-pty-launcher ; $enc"*)
 	pass "ExecStart is the launcher with encoded arguments" ;;

@@ -13,6 +13,9 @@
  * -r: "replaced client": after connecting, fork; the parent exits after
  *     a second (so the service can be restarted) and the child goes on
  *     once the file exists.
+ * -P: open that many connections first (all from this process), then run
+ *     one session on each in parallel children; each prints its own line.
+ * -s: slow reader: read at most that many bytes per second.
  * -F: a FORGED client: instead of running opencode-pty-client it sends
  *     its own start frame with a chosen defect: nofd, twofd, notdir,
  *     mismatch, early-input, garbage (garbage bytes after the start).
@@ -44,6 +47,8 @@ struct nodesim {
 	const char	*replfile;
 	const char	*forgery;
 	int		 quiet;
+	int		 parallel;
+	int		 slow;
 	int		 runs;
 	char		**argv;
 	int		 argc;
@@ -276,7 +281,10 @@ sim_read(const struct nodesim *ns, int conn)
 
 	frame_reader_init(&fr);
 	for (;;) {
-		if ((n = read(conn, buf, sizeof(buf))) == -1) {
+		if (ns->slow > 0)
+			sleep(1);
+		if ((n = read(conn, buf, ns->slow > 0 && (size_t)ns->slow <
+		    sizeof(buf) ? (size_t)ns->slow : sizeof(buf))) == -1) {
 			if (errno == EINTR)
 				continue;
 			die("read");
@@ -318,11 +326,10 @@ sim_replaced(const char *file)
 }
 
 static int
-sim_run(const struct nodesim *ns)
+sim_session(const struct nodesim *ns, int conn)
 {
-	int	 conn, dirfd, r;
+	int	 dirfd, r;
 
-	conn = sim_connect();
 	if ((dirfd = open(ns->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		die(ns->dir);
 	if (ns->waitfile != NULL)
@@ -341,18 +348,50 @@ sim_run(const struct nodesim *ns)
 	return r;
 }
 
+static int
+sim_run(const struct nodesim *ns)
+{
+	return sim_session(ns, sim_connect());
+}
+
+/* All connections come from this process: the one systemd knows. */
+static int
+sim_parallel(const struct nodesim *ns)
+{
+	int	 conns[64], i, status, r = 0;
+	pid_t	 pid;
+
+	if (ns->parallel > 64)
+		exit(2);
+	for (i = 0; i < ns->parallel; i++)
+		conns[i] = sim_connect();
+	for (i = 0; i < ns->parallel; i++) {
+		if ((pid = fork()) == -1)
+			die("fork");
+		if (pid == 0)
+			_exit(sim_session(ns, conns[i]));
+		close(conns[i]);
+	}
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			r = 1;
+	return r;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct nodesim	 ns = { .dir = ".", .client = CLIENT_PATH, .runs = 1 };
 	int		 ch, i, r = 0;
 
-	while ((ch = getopt(argc, argv, "c:d:F:i:n:qr:t:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:d:F:i:n:P:qr:s:t:w:")) != -1) {
 		switch (ch) {
 		case 'c': ns.client = optarg; break;
 		case 'd': ns.dir = optarg; break;
 		case 'F': ns.forgery = optarg; break;
 		case 'r': ns.replfile = optarg; break;
+		case 'P': ns.parallel = atoi(optarg); break;
+		case 's': ns.slow = atoi(optarg); break;
 		case 'i': ns.input = optarg; break;
 		case 'n': ns.runs = atoi(optarg); break;
 		case 'q': ns.quiet = 1; break;
@@ -361,13 +400,16 @@ main(int argc, char *argv[])
 		default:
 			fprintf(stderr, "usage: opty-nodesim [-n runs] [-q] "
 			    "[-t sec] [-i input] [-d dir] [-c client] "
-			    "[-w file] [-r file] [-F forgery] -- command [arg ...]\n");
+			    "[-w file] [-r file] [-P n] [-s bps] [-F forgery] "
+			    "-- command [arg ...]\n");
 			return 2;
 		}
 	}
 	ns.argv = argv + optind;
 	ns.argc = argc - optind;
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (ns.parallel > 0)
+		return sim_parallel(&ns);
 	for (i = 0; i < ns.runs && r == 0; i++)
 		r = sim_run(&ns);
 	return r;
