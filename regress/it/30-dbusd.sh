@@ -20,6 +20,7 @@ if ! uid=$(id -u byk 2>/dev/null); then
 	exit 1
 fi
 tmp=$(mktemp -d) || exit 1
+chmod 755 "$tmp"	# byk must reach its working directory
 dropin=/run/systemd/system/$SUP.d
 v2dropin=/run/systemd/system/opencode-v2.service.d
 planted=
@@ -155,9 +156,6 @@ check Service Delegate 'b false'
 check Service RemainAfterExit 'b true'
 check Unit CollectMode 's "inactive"'
 check Service RuntimeMaxUSec 't 120000000'
-check Service StandardInput 's "fd"'
-check Service StandardOutput 's "fd"'
-check Service StandardError 's "fd"'
 check Service InaccessiblePaths "as 4 \"/run/dbus/system_bus_socket\" \
 \"-/run/user/$uid/bus\" \"-/run/docker.sock\" \"-/var/run/docker.sock\""
 after=$(prop "$unit" After)
@@ -172,6 +170,29 @@ case "$(prop "$unit" ExecStart)" in
 	pass "ExecStart is the launcher with encoded arguments" ;;
 *) fail "ExecStart = $(prop "$unit" ExecStart)" ;;
 esac
+
+# Standard{Input,Output,Error}FileDescriptor= do not show as properties
+# (StandardInput= stays "null"): check what the unit did with them.
+# stdout: the stream; stderr: the directory (the launcher fchdir()s to it).
+"$probe" start-launcher "$tmp/work" /bin/pwd > "$tmp/pwd" 2>/dev/null
+u2=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' "$tmp/pwd")
+"$probe" stop "$u2" > /dev/null 2>&1
+if tr -d '\r' < "$tmp/pwd" | grep -qx "$tmp/work"; then
+	pass "stdout is the stream, stderr is the directory (pwd = $tmp/work)"
+else
+	fail "pwd in the unit: $(cat "$tmp/pwd")"
+fi
+# stdin: the stream (a line written to it comes back through head).
+OPTY_PROBE_INPUT=ping-$$ "$probe" start-launcher "$tmp/work" /usr/bin/head \
+    -n 1 > "$tmp/head" 2>/dev/null
+u3=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' "$tmp/head")
+"$probe" stop "$u3" > /dev/null 2>&1
+if [ "$(tr -d '\r' < "$tmp/head" | grep -cx "ping-$$")" -ge 1 ] &&
+    grep -q "exec_code=1 exec_status=0 " "$tmp/head"; then
+	pass "stdin is the stream (input line read by head)"
+else
+	fail "input through the stream: $(cat "$tmp/head")"
+fi
 
 out=$("$probe" state "$unit" 2>/dev/null)
 case "$out" in

@@ -8,9 +8,11 @@
  *	opty-dbusprobe state UNIT
  *	opty-dbusprobe stop UNIT		(StopUnit, then ResetFailedUnit)
  *	opty-dbusprobe sweep
- *	[OPTY_PROBE_RUNTIME=SEC] opty-dbusprobe start-launcher DIR ARG...
+ *	[OPTY_PROBE_RUNTIME=SEC] [OPTY_PROBE_INPUT=LINE]
+ *	    opty-dbusprobe start-launcher DIR ARG...
  *
- * start-launcher prints "unit=NAME", waits (in the libevent loop, woken
+ * start-launcher writes $OPTY_PROBE_INPUT and a newline to the stream if
+ * set, prints "unit=NAME", waits (in the libevent loop, woken
  * by hints and a poll timer) until the main process has exited, copies
  * the stream to stdout meanwhile, prints the state and the hint counts,
  * and leaves the unit loaded for inspection.
@@ -40,6 +42,7 @@ struct probe {
 	int			 stream;
 	int			 done;
 	int			 polls;
+	char			 last;		/* last byte copied */
 	unsigned		 hints_job, hints_changed;
 	struct unit_state	 st;
 };
@@ -181,6 +184,7 @@ on_stream(evutil_socket_t fd, short ev, void *arg)
 		return;
 	}
 	fwrite(buf, 1, (size_t)n, stdout);
+	p->last = buf[n - 1];
 }
 
 static int
@@ -189,6 +193,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	struct unit_spec	 spec;
 	struct timeval		 tv = { 0, 100000 };
 	char			 name[64];
+	const char		*input;
 	int			 sp[2], dir, r;
 
 	if (argc < 2)
@@ -222,8 +227,14 @@ cmd_start(struct probe *p, int argc, char **argv)
 		fatalx("event_new");
 	evtimer_add(p->ev_poll, &tv);
 	event_add(p->ev_stream, NULL);
+	if ((input = getenv("OPTY_PROBE_INPUT")) != NULL &&
+	    (write(p->stream, input, strlen(input)) == -1 ||
+	    write(p->stream, "\n", 1) == -1))
+		fatal("write input");
 	event_base_dispatch(p->base);
-	fflush(stdout);
+	/* Results always start on a line of their own. */
+	if (p->last != '\0' && p->last != '\n')
+		printf("\n");
 	print_state(name, &p->st);
 	printf("hints_job=%u hints_changed=%u\n", p->hints_job,
 	    p->hints_changed);
