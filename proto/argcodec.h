@@ -12,7 +12,8 @@
 
 #include "proto/frame.h"
 
-/* Longest encoded argument: "a" + base64 of 4096 bytes, plus NUL. */
+/* Longest encoded argument (strlen): "a" + base64 of 4096 bytes; buffers
+ * need one more byte for the NUL. */
 #define ARG_ENC_MAX	(1 + (START_MAX_ARGLEN * 4 + 2) / 3)
 
 enum arg_status {

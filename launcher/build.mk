@@ -1,0 +1,20 @@
+# launcher/build.mk: opencode-pty-launcher, the session unit's ExecStart
+# (runs as the session user; links libc only), its unit tests, and the
+# opty-argenc test tool.
+
+LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
+			   launcher/env.c launcher/user.c proto/argcodec.c
+
+PROGS			+= opencode-pty-launcher
+opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
+			   launcher/stage2.c launcher/fail.c launcher/fds.c \
+			   launcher/sigreset.c $(LAUNCHER_PURE_SRCS)
+opencode-pty-launcher_LIBS :=
+
+TESTS			+= test_launcher
+test_launcher_SRCS	:= regress/unit/test_launcher.c $(LAUNCHER_PURE_SRCS)
+test_launcher_LIBS	:=
+
+TOOLS			+= opty-argenc
+opty-argenc_SRCS	:= launcher/tool_argenc.c proto/argcodec.c
+opty-argenc_LIBS	:=

@@ -1,0 +1,97 @@
+/*
+ * launcher.h: opencode-pty-launcher, the ExecStart of every session
+ * unit.  It runs as the session user with the stream socket on fd 0/1
+ * and the approved directory on fd 2; nothing it reads is trusted more
+ * than the session user is.  See docs/LAUNCHER.md.
+ */
+#ifndef OPTY_LAUNCHER_H
+#define OPTY_LAUNCHER_H
+
+#include <pwd.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "proto/frame.h"
+
+#define LAUNCHER_NAME		"opencode-pty-launcher"
+#define LAUNCHER_EXEC_FLAG	"--exec"
+#define LAUNCHER_ARGV_VAR	"OPTY_ARGV"
+#define LAUNCHER_SELF_FD	3
+#define LAUNCHER_SELF_EXE	"/proc/self/exe"
+#define LAUNCHER_SCRIPT		"/usr/bin/script"
+#define LAUNCHER_INNER		"/bin/sh -i -c 'exec /proc/self/fd/3 --exec'"
+#define LAUNCHER_PATH		"/usr/local/bin:/usr/bin:/bin"
+#define LAUNCHER_LANG		"C.UTF-8"
+#define LAUNCHER_TERM		"xterm-256color"
+
+/*
+ * The kernel refuses any single argv/environment string longer than
+ * MAX_ARG_STRLEN (32 pages; 4 KiB pages are the smallest we run on).
+ */
+#define LAUNCHER_ENVSTR_MAX	(32 * 4096)
+
+/* Exit statuses, one per failure class (docs/LAUNCHER.md). */
+enum launcher_exit {
+	LX_USAGE = 64,		/* argument count or encoding */
+	LX_CHDIR = 65,		/* fchdir to the directory descriptor */
+	LX_ENV = 66,		/* environment: OPTY_ARGV, fixed set */
+	LX_SELF = 67,		/* binding the running image to fd 3 */
+	LX_SCRIPT = 68,		/* execve of /usr/bin/script */
+	LX_USER = 69,		/* not running as OPTY_USER */
+	LX_NOTFOUND = 70,	/* command not found in the fixed PATH */
+	LX_EXEC = 71,		/* execve of the command */
+	LX_FD = 72,		/* stdio or descriptor hygiene */
+};
+
+/* fail.c: one-line reasons, then a distinct exit status. */
+void	lx_setfd(int);
+void	lx_fail(int, const char *, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
+void	lx_failx(int, const char *, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
+
+/* args.c: the encoded argument vector (pure). */
+struct argfault {
+	int	 index;		/* failing argument; -1: the count */
+	int	 status;	/* ARG_E_* when index >= 0 */
+};
+int	args_check(int, char *const [], struct argfault *);
+int	args_join(int, char *const [], char *, size_t);
+int	args_split(char *, char *[], int);
+int	args_decode(int, char *const [], char *[], struct argfault *);
+void	args_free(int, char *[]);
+
+/* pathsearch.c: argv[0] lookup in a fixed PATH (pure but for stat). */
+enum path_status {
+	PATH_OK = 0,
+	PATH_E_EMPTY = -1,	/* empty command name */
+	PATH_E_TOOLONG = -2,	/* name or result does not fit */
+	PATH_E_NOTFOUND = -3,	/* no executable regular file */
+};
+int	path_lookup(const char *, const char *, char *, size_t);
+
+/* env.c: the fixed environment of the command (pure). */
+#define ENV_COUNT	6
+#define ENV_STRMAX	4200
+struct fixedenv {
+	char	*vec[ENV_COUNT + 1];
+	char	 buf[ENV_COUNT][ENV_STRMAX];
+};
+int	env_build(struct fixedenv *, const char *, const char *);
+
+/* user.c: is the process the one session user? (pure) */
+int	user_match(const struct passwd *, uid_t, const char *);
+
+/* fds.c: descriptor set-up in each stage. */
+int	fds_stdio_open(void);
+int	fds_bind_self(void);
+int	fds_close_from(int);
+
+/* sigreset.c: default dispositions, empty mask. */
+int	sig_reset(void);
+
+/* stage1.c, stage2.c */
+void	stage_outer(int, char *[]) __attribute__((noreturn));
+void	stage_inner(void) __attribute__((noreturn));
+
+#endif
