@@ -10,5 +10,5 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_ERR_SRCS) \
-				   readiness/sha256.c
+				   proto/sha256.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)

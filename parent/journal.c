@@ -10,7 +10,7 @@
 
 #include "proto/imsg.h"
 #include "parent/parent.h"
-#include "readiness/sha256.h"
+#include "proto/sha256.h"
 
 /* SHA-256 over each argument with its terminating NUL. */
 void

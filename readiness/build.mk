@@ -5,11 +5,11 @@
 
 PROGS		+= opencode-pty-verify-readiness
 opencode-pty-verify-readiness_SRCS := readiness/main.c readiness/verify.c \
-		   readiness/marker.c readiness/sha256.c readiness/revision.c
+		   readiness/marker.c proto/sha256.c readiness/revision.c
 opencode-pty-verify-readiness_LIBS :=
 
 TESTS		+= test_sha256 test_marker
-test_sha256_SRCS := regress/unit/test_sha256.c readiness/sha256.c
+test_sha256_SRCS := regress/unit/test_sha256.c proto/sha256.c
 test_sha256_LIBS :=
 test_marker_SRCS := regress/unit/test_marker.c readiness/marker.c
 test_marker_LIBS :=

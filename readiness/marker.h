@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "readiness/sha256.h"
+#include "proto/sha256.h"
 
 #define MARKER_NRECORDS		3	/* supervisor, launcher, client */
 #define MARKER_NLINES		(1 + MARKER_NRECORDS)

@@ -1,5 +1,5 @@
 /*
- * test_sha256.c: cmocka tests of readiness/sha256.c against the NIST
+ * test_sha256.c: cmocka tests of proto/sha256.c against the NIST
  * FIPS 180-4 example vectors, padding-boundary lengths (expected values
  * from an independent implementation, Python's hashlib) and the
  * equivalence of one-shot and split updates.  Unprivileged test code.
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "readiness/sha256.h"
+#include "proto/sha256.h"
 
 static uint8_t	million[1000000];
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "readiness/sha256.h"
+#include "proto/sha256.h"
 
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */

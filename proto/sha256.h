@@ -1,7 +1,7 @@
 /*
  * sha256.h: SHA-256 (FIPS 180-4), written for this project because no
  * library it may link exports one.  Pure computation on caller memory;
- * used by the root readiness verifier and by unprivileged tests.
+ * used by the root readiness verifier and the parent's journal digest.
  */
 #ifndef OPTY_SHA256_H
 #define OPTY_SHA256_H
