@@ -1,0 +1,28 @@
+# dbusd/build.mk: the root parent's systemd D-Bus layer (linked into the
+# supervisor by parent/build.mk via DBUSD_SRCS, which must also link
+# proto/argcodec.c and proto/log.c), its cmocka tests and the test-only
+# probe tool that drives it inside the disposable systemd.
+
+DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
+			   dbusd/call.c dbusd/decode.c dbusd/ident.c \
+			   dbusd/props.c dbusd/unit.c dbusd/sweep.c \
+			   dbusd/name.c
+DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
+
+TESTS			+= test_dbusd_names test_dbusd_hintq \
+			   test_dbusd_props test_dbusd_ident
+test_dbusd_names_SRCS	:= regress/unit/test_dbusd_names.c dbusd/name.c
+test_dbusd_names_LIBS	:=
+test_dbusd_hintq_SRCS	:= regress/unit/test_dbusd_hintq.c dbusd/hintq.c
+test_dbusd_hintq_LIBS	:=
+test_dbusd_props_SRCS	:= regress/unit/test_dbusd_props.c dbusd/props.c \
+			   dbusd/name.c proto/argcodec.c
+test_dbusd_props_LIBS	 = $(LIBSYSTEMD)
+test_dbusd_ident_SRCS	:= regress/unit/test_dbusd_ident.c $(DBUSD_SRCS) \
+			   proto/argcodec.c proto/log.c
+test_dbusd_ident_LIBS	 = $(DBUSD_LIBS)
+
+TOOLS			+= opty-dbusprobe
+opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \
+			   proto/argcodec.c proto/log.c
+opty-dbusprobe_LIBS	 = $(LIBSYSTEMD) $(LIBEVENT)

@@ -1,0 +1,75 @@
+/*
+ * dbusd.h: the root parent's only link to systemd.  Runs as root inside
+ * opencode-pty-supervisor.service; everything it reads comes from PID 1
+ * over the system bus and is type-checked before use.  Signals are hints
+ * that make the parent ask again; they are never proof of anything.
+ */
+#ifndef OPTY_DBUSD_H
+#define OPTY_DBUSD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct event_base;
+struct dbusd;
+
+struct client_ident {
+	uint32_t	main_pid;
+	char		active[32];
+	char		sub[32];
+	uint8_t		invocation[16];
+	char		cgroup[256];
+};
+
+struct unit_state {
+	int		loaded;		/* 0 = NoSuchUnit: gone */
+	char		active[32];
+	char		sub[32];
+	char		result[64];
+	int32_t		exec_code;
+	int32_t		exec_status;
+	uint32_t	main_pid;
+};
+
+struct unit_spec {
+	const char		*name;
+	uint32_t		 runtime_sec;	/* 0 = no limit */
+	int			 stream_fd;	/* stdin and stdout */
+	int			 dir_fd;	/* stderr: the launcher's cwd */
+	uint32_t		 argc;
+	const char *const	*argv;		/* NUL-terminated strings */
+};
+
+enum hint_kind {
+	HINT_JOB_REMOVED,
+	HINT_UNIT_CHANGED,
+};
+
+struct hint {
+	enum hint_kind	kind;
+	char		unit[128];
+	char		job[128];	/* HINT_JOB_REMOVED only */
+	char		result[32];	/* HINT_JOB_REMOVED only */
+};
+
+typedef void (*dbusd_hint_cb)(const struct hint *, void *arg);
+
+/* Every int-returning call gives 0 (or a count) on success, -errno. */
+int	dbusd_open(struct event_base *, dbusd_hint_cb, void *,
+	    struct dbusd **);
+void	dbusd_close(struct dbusd *);
+int	dbusd_client_ident(struct dbusd *, struct client_ident *);
+int	dbusd_start_unit(struct dbusd *, const struct unit_spec *, char *,
+	    size_t);
+int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
+int	dbusd_stop_unit(struct dbusd *, const char *);
+int	dbusd_reset_failed(struct dbusd *, const char *);
+int	dbusd_sweep_orphans(struct dbusd *);
+void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
+
+/* Strict ^opencode-pty-[0-9a-f]{32}\.service$; 1 if valid, else 0. */
+int	unit_name_valid(const char *);
+/* A fresh random valid name; 0 or -errno. */
+int	unit_name_new(char [64]);
+
+#endif

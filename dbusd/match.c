@@ -1,0 +1,166 @@
+/*
+ * match.c: turns systemd signals into hints for the root parent.  A
+ * signal is never proof (any peer may send one straight to us), so each
+ * one is checked to come from PID 1's current unique name, reduced to a
+ * session unit name and queued; the parent then asks PID 1 itself.
+ * Nothing here makes a bus call: handlers run inside sd_bus_process().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbusd/priv.h"
+#include "proto/log.h"
+
+#define PATH_PREFIX	SD_UNIT_PATH "/opencode_2dpty_2d"
+
+static int
+from_systemd(struct dbusd *d, sd_bus_message *m)
+{
+	const char	*sender = sd_bus_message_get_sender(m);
+
+	if (sender != NULL && d->owner[0] != '\0' &&
+	    strcmp(sender, d->owner) == 0)
+		return 1;
+	d->foreign++;
+	log_debug("ignoring %s.%s from %s", sd_bus_message_get_interface(m),
+	    sd_bus_message_get_member(m), sender != NULL ? sender : "?");
+	return 0;
+}
+
+static int
+copy_field(char *dst, size_t len, const char *src)
+{
+	if (src == NULL || strlen(src) >= len)
+		return -1;
+	memcpy(dst, src, strlen(src) + 1);
+	return 0;
+}
+
+static void
+queue_unit_changed(struct dbusd *d, const char *unit)
+{
+	struct hint	h = { .kind = HINT_UNIT_CHANGED };
+
+	if (!unit_name_valid(unit) ||
+	    copy_field(h.unit, sizeof(h.unit), unit) < 0)
+		return;
+	if (hintq_push(&d->q, &h) < 0)
+		log_debug("hint queue full, dropped change of %s", unit);
+}
+
+static int
+on_job_removed(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct dbusd	*d = arg;
+	struct hint	 h = { .kind = HINT_JOB_REMOVED };
+	const char	*job, *unit, *result;
+	uint32_t	 id;
+
+	(void)e;
+	if (!from_systemd(d, m) ||
+	    sd_bus_message_read(m, "uoss", &id, &job, &unit, &result) < 0)
+		return 0;
+	if (!unit_name_valid(unit) ||
+	    copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
+	    copy_field(h.job, sizeof(h.job), job) < 0 ||
+	    copy_field(h.result, sizeof(h.result), result) < 0)
+		return 0;
+	if (hintq_push(&d->q, &h) < 0)
+		log_debug("hint queue full, dropped job %s", job);
+	return 0;
+}
+
+static int
+on_unit_removed(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct dbusd	*d = arg;
+	const char	*unit, *path;
+
+	(void)e;
+	if (from_systemd(d, m) &&
+	    sd_bus_message_read(m, "so", &unit, &path) >= 0)
+		queue_unit_changed(d, unit);
+	return 0;
+}
+
+static int
+on_props_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct dbusd	*d = arg;
+	const char	*path = sd_bus_message_get_path(m);
+	char		*unit = NULL;
+
+	(void)e;
+	/* Cheap prefix test first: most changes are other units'. */
+	if (path == NULL ||
+	    strncmp(path, PATH_PREFIX, strlen(PATH_PREFIX)) != 0 ||
+	    !from_systemd(d, m))
+		return 0;
+	if (sd_bus_path_decode(path, SD_UNIT_PATH, &unit) > 0)
+		queue_unit_changed(d, unit);
+	free(unit);
+	return 0;
+}
+
+/* PID 1 re-executing gets a new unique name; only the bus daemon says so. */
+static int
+on_owner_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct dbusd	*d = arg;
+	const char	*name, *old, *new;
+	const char	*sender = sd_bus_message_get_sender(m);
+
+	(void)e;
+	if (sender == NULL || strcmp(sender, "org.freedesktop.DBus") != 0 ||
+	    sd_bus_message_read(m, "sss", &name, &old, &new) < 0 ||
+	    strcmp(name, SD_DEST) != 0)
+		return 0;
+	if (copy_field(d->owner, sizeof(d->owner), new) < 0)
+		d->owner[0] = '\0';
+	log_info("%s is now owned by \"%s\"", SD_DEST, d->owner);
+	return 0;
+}
+
+int
+match_owner_lookup(struct dbusd *d)
+{
+	sd_bus_message	*reply = NULL;
+	const char	*owner;
+	int		 r;
+
+	r = sd_bus_call_method(d->bus, "org.freedesktop.DBus",
+	    "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+	    NULL, &reply, "s", SD_DEST);
+	if (r < 0)
+		return r;
+	if (sd_bus_message_read_basic(reply, 's', &owner) <= 0 ||
+	    copy_field(d->owner, sizeof(d->owner), owner) < 0)
+		r = -EBADMSG;
+	sd_bus_message_unref(reply);
+	return r < 0 ? r : 0;
+}
+
+int
+match_add_all(struct dbusd *d)
+{
+	int	r;
+
+	/* Floating slots: they live exactly as long as the bus. */
+	if ((r = sd_bus_add_match(d->bus, NULL,
+	    "type='signal',sender='org.freedesktop.DBus',"
+	    "path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+	    "member='NameOwnerChanged',arg0='" SD_DEST "'",
+	    on_owner_changed, d)) < 0 ||
+	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
+	    SD_MANAGER, "JobRemoved", on_job_removed, d)) < 0 ||
+	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
+	    SD_MANAGER, "UnitRemoved", on_unit_removed, d)) < 0 ||
+	    (r = sd_bus_add_match(d->bus, NULL,
+	    "type='signal',sender='" SD_DEST "',"
+	    "interface='org.freedesktop.DBus.Properties',"
+	    "member='PropertiesChanged',"
+	    "path_namespace='" SD_UNIT_PATH "'", on_props_changed, d)) < 0)
+		return r;
+	return 0;
+}

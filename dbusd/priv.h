@@ -1,0 +1,100 @@
+/*
+ * priv.h: the inside of the root parent's D-Bus layer, shared by the
+ * dbusd/ files only.  Nothing here is visible to the rest of the parent.
+ */
+#ifndef OPTY_DBUSD_PRIV_H
+#define OPTY_DBUSD_PRIV_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <systemd/sd-bus.h>
+
+#include "dbusd/dbusd.h"
+#include "dbusd/hintq.h"
+
+#define SD_DEST		"org.freedesktop.systemd1"
+#define SD_PATH		"/org/freedesktop/systemd1"
+#define SD_MANAGER	"org.freedesktop.systemd1.Manager"
+#define SD_UNIT		"org.freedesktop.systemd1.Unit"
+#define SD_SERVICE	"org.freedesktop.systemd1.Service"
+#define SD_UNIT_PATH	"/org/freedesktop/systemd1/unit"
+#define SD_NOSUCHUNIT	"org.freedesktop.systemd1.NoSuchUnit"
+
+/* A hung PID 1 must not freeze the parent's event loop for 25 s. */
+#define DBUSD_CALL_USEC	(10ULL * 1000000)
+
+struct event;
+
+struct dbusd {
+	sd_bus			*bus;
+	struct event_base	*base;
+	struct event		*ev_read;
+	struct event		*ev_write;
+	struct event		*ev_timer;	/* sd_bus_get_timeout() */
+	struct event		*ev_kick;	/* run sd_bus_process() soon */
+	int			 want_write;
+	dbusd_hint_cb		 cb;
+	void			*cb_arg;
+	struct hintq		 q;
+	uint64_t		 foreign;	/* signals not from PID 1 */
+	char			 owner[64];	/* unique name of systemd1 */
+	uid_t			 user_uid;	/* OPTY_USER, for its bus */
+	int			 delivering;
+	int			 closing;
+};
+
+/*
+ * One property as PID 1 sent it: the interface and name that were asked
+ * for, and the value with the type it actually had.  Pointers refer into
+ * the reply message, which must outlive the value.
+ */
+struct prop_value {
+	const char	*iface;
+	const char	*name;
+	char		 sig[16];	/* signature inside the variant */
+	const char	*s;		/* "s", "o" */
+	uint32_t	 u;		/* "u" */
+	int32_t		 i;		/* "i" */
+	uint64_t	 t;		/* "t" */
+	int		 b;		/* "b" */
+	const void	*ay;		/* "ay" */
+	size_t		 aylen;
+};
+
+/* Where a decoded property lands in a result structure. */
+struct prop_want {
+	const char	*iface;
+	const char	*name;
+	const char	*sig;		/* "s", "u", "i" or "ay" */
+	size_t		 off;
+	size_t		 size;		/* "s": buffer; "ay": exact length */
+};
+
+/* decode.c: pure, no bus. */
+int	props_decode(const struct prop_want *, size_t,
+	    const struct prop_value *, size_t, void *);
+int	prop_read_variant(sd_bus_message *, struct prop_value *);
+
+/* call.c */
+int	call_errno(const sd_bus_error *, int);
+int	call_method(struct dbusd *, const char *, const char *, const char *,
+	    sd_bus_message **, const char *, ...);
+int	call_get_unit(struct dbusd *, const char *, char *, size_t);
+int	call_get_prop(struct dbusd *, const char *, const char *,
+	    const char *, sd_bus_message **, struct prop_value *);
+int	call_get_wanted(struct dbusd *, const char *, const struct prop_want *,
+	    size_t, void *);
+int	call_unit_method(struct dbusd *, const char *, const char *,
+	    const char *);
+
+/* bus.c */
+void	bus_kick(struct dbusd *);
+
+/* match.c */
+int	match_add_all(struct dbusd *);
+int	match_owner_lookup(struct dbusd *);
+
+#endif

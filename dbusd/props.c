@@ -1,0 +1,213 @@
+/*
+ * props.c: builds the StartTransientUnit call of the root parent.  Every
+ * property of the session unit is listed here and nowhere else; the
+ * command arguments reach systemd only in the launcher's inert encoding,
+ * so no ExecStart= specifier or quoting rule can act on client text.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dbusd/dbusd.h"
+#include "dbusd/props.h"
+#include "proto/argcodec.h"
+#include "proto/config.h"
+#include "proto/frame.h"
+
+#define USEC_PER_SEC	1000000ULL
+
+static const char *const supervisor_only[] = { OPTY_SUPERVISOR_UNIT, NULL };
+
+/* docs/DBUS.md gives the reason for each line. */
+const struct prop_def props_fixed[] = {
+	{ .name = "Type",		.sig = "s", .s = "exec" },
+	{ .name = "Slice",		.sig = "s", .s = OPTY_SLICE },
+	{ .name = "BindsTo",		.sig = "as", .as = supervisor_only },
+	{ .name = "After",		.sig = "as", .as = supervisor_only },
+	{ .name = "User",		.sig = "s", .s = OPTY_USER },
+	{ .name = "Group",		.sig = "s", .s = OPTY_USER },
+	{ .name = "NoNewPrivileges",	.sig = "b", .n = 1 },
+	{ .name = "UMask",		.sig = "u", .n = 0077 },
+	{ .name = "KillMode",		.sig = "s", .s = "control-group" },
+	{ .name = "KillSignal",		.sig = "i", .n = 15 },
+	{ .name = "FinalKillSignal",	.sig = "i", .n = 9 },
+	{ .name = "SendSIGKILL",	.sig = "b", .n = 1 },
+	{ .name = "TimeoutStopUSec",	.sig = "t", .n = OPTY_STOP_TIMEOUT_USEC },
+	{ .name = "OOMPolicy",		.sig = "s", .s = "kill" },
+	{ .name = "Delegate",		.sig = "b", .n = 0 },
+	{ .name = "RemainAfterExit",	.sig = "b", .n = 1 },
+	{ .name = "CollectMode",	.sig = "s", .s = "inactive" },
+};
+const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
+
+static int
+append_strv(sd_bus_message *m, const char *name, const char *const *v)
+{
+	int	r;
+
+	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's', name)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', "as")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', "s")) < 0)
+		return r;
+	for (; *v != NULL; v++)
+		if ((r = sd_bus_message_append_basic(m, 's', *v)) < 0)
+			return r;
+	if ((r = sd_bus_message_close_container(m)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0)
+		return r;
+	return 0;
+}
+
+static int
+append_def(sd_bus_message *m, const struct prop_def *p)
+{
+	if (strcmp(p->sig, "s") == 0)
+		return sd_bus_message_append(m, "(sv)", p->name, "s", p->s);
+	if (strcmp(p->sig, "b") == 0)
+		return sd_bus_message_append(m, "(sv)", p->name, "b",
+		    (int)(p->n != 0));
+	if (strcmp(p->sig, "u") == 0)
+		return sd_bus_message_append(m, "(sv)", p->name, "u",
+		    (uint32_t)p->n);
+	if (strcmp(p->sig, "i") == 0)
+		return sd_bus_message_append(m, "(sv)", p->name, "i",
+		    (int32_t)p->n);
+	if (strcmp(p->sig, "t") == 0)
+		return sd_bus_message_append(m, "(sv)", p->name, "t", p->n);
+	if (strcmp(p->sig, "as") == 0)
+		return append_strv(m, p->name, p->as);
+	return -EINVAL;
+}
+
+/* ExecStart=[(launcher, [launcher, enc(arg0), ...], false)] */
+static int
+append_exec(sd_bus_message *m, const struct props_in *in)
+{
+	char		enc[ARG_ENC_MAX + 1];
+	uint32_t	i;
+	int		r;
+
+	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's', "ExecStart")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', "a(sasb)")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', "(sasb)")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'r', "sasb")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's',
+	    OPTY_LAUNCHER_PATH)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', "s")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's',
+	    OPTY_LAUNCHER_PATH)) < 0)
+		return r;
+	for (i = 0; i < in->argc; i++) {
+		if (arg_encode((const uint8_t *)in->argv[i],
+		    strlen(in->argv[i]), enc, sizeof(enc)) < 0)
+			return -EINVAL;
+		if ((r = sd_bus_message_append_basic(m, 's', enc)) < 0)
+			return r;
+	}
+	if ((r = sd_bus_message_close_container(m)) < 0 ||
+	    (r = sd_bus_message_append(m, "b", 0)) < 0)
+		return r;
+	for (i = 0; i < 4; i++)
+		if ((r = sd_bus_message_close_container(m)) < 0)
+			return r;
+	return 0;
+}
+
+static int
+append_dynamic(sd_bus_message *m, const struct props_in *in)
+{
+	char		 desc[128], userbus[64];
+	/*
+	 * "-": a path that does not exist here is skipped instead of failing
+	 * the unit with 226/NAMESPACE (no Docker, or byk not logged in).
+	 */
+	const char	*hidden[] = { "/run/dbus/system_bus_socket", userbus,
+			    "-/run/docker.sock", "-/var/run/docker.sock", NULL };
+	int		 r;
+
+	(void)snprintf(desc, sizeof(desc), "OpenCode isolated PTY %s",
+	    in->name);
+	/* The session user's own bus, wherever its uid puts it. */
+	(void)snprintf(userbus, sizeof(userbus), "-/run/user/%u/bus",
+	    (unsigned)in->user_uid);
+	if ((r = sd_bus_message_append(m, "(sv)", "Description", "s",
+	    desc)) < 0 ||
+	    (r = append_exec(m, in)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)",
+	    "StandardInputFileDescriptor", "h", in->stream_fd)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)",
+	    "StandardOutputFileDescriptor", "h", in->stream_fd)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)",
+	    "StandardErrorFileDescriptor", "h", in->dir_fd)) < 0 ||
+	    (r = append_strv(m, "InaccessiblePaths", hidden)) < 0)
+		return r;
+	if (in->runtime_sec > 0)
+		return sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
+		    (uint64_t)in->runtime_sec * USEC_PER_SEC);
+	return 0;
+}
+
+static int
+props_check(const struct props_in *in)
+{
+	uint32_t	i;
+
+	if (!unit_name_valid(in->name))
+		return -EINVAL;
+	if (in->stream_fd < 0 || in->dir_fd < 0)
+		return -EBADF;
+	if (in->argc == 0 || in->argc > START_MAX_ARGS || in->argv == NULL ||
+	    in->runtime_sec > START_MAX_RUNTIME)
+		return -EINVAL;
+	for (i = 0; i < in->argc; i++)
+		if (in->argv[i] == NULL)
+			return -EINVAL;
+	if (in->argv[0][0] == '\0')
+		return -EINVAL;
+	return 0;
+}
+
+int
+props_append(sd_bus_message *m, const struct props_in *in)
+{
+	size_t	i;
+	int	r;
+
+	if ((r = props_check(in)) < 0)
+		return r;
+	if ((r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0)
+		return r;
+	if ((r = append_dynamic(m, in)) < 0)
+		return r;
+	for (i = 0; i < props_nfixed; i++)
+		if ((r = append_def(m, &props_fixed[i])) < 0)
+			return r;
+	return sd_bus_message_close_container(m);
+}
+
+int
+props_start_message(sd_bus *bus, const struct props_in *in,
+    sd_bus_message **out)
+{
+	sd_bus_message	*m = NULL;
+	int		 r;
+
+	*out = NULL;
+	r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
+	    "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
+	    "StartTransientUnit");
+	if (r < 0)
+		return r;
+	/* "fail": never replace a queued job on a unit of that name. */
+	if ((r = sd_bus_message_append(m, "ss", in->name, "fail")) < 0 ||
+	    (r = props_append(m, in)) < 0 ||
+	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
+		sd_bus_message_unref(m);
+		return r;
+	}
+	*out = m;
+	return 0;
+}

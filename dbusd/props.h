@@ -1,0 +1,42 @@
+/*
+ * props.h: the transient unit property set (root parent).  The fixed part
+ * is data (props_fixed[]) so that a reviewer and a unit test can read the
+ * whole set; the few values that depend on the session are built by
+ * props_append().
+ */
+#ifndef OPTY_PROPS_H
+#define OPTY_PROPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <systemd/sd-bus.h>
+
+struct prop_def {
+	const char		*name;
+	const char		*sig;	/* "s", "b", "u", "i", "t" or "as" */
+	const char		*s;	/* "s" */
+	uint64_t		 n;	/* "b", "u", "i", "t" */
+	const char *const	*as;	/* "as": NULL-terminated */
+};
+
+extern const struct prop_def	props_fixed[];
+extern const size_t		props_nfixed;
+
+struct props_in {
+	const char		*name;		/* must be unit_name_valid() */
+	uint32_t		 runtime_sec;	/* 0 = no RuntimeMaxUSec */
+	int			 stream_fd;
+	int			 dir_fd;
+	uint32_t		 argc;
+	const char *const	*argv;
+	uint32_t		 user_uid;	/* of OPTY_USER */
+};
+
+/* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */
+int	props_append(sd_bus_message *, const struct props_in *);
+/* A complete StartTransientUnit call, ready to send; 0 or -errno. */
+int	props_start_message(sd_bus *, const struct props_in *,
+	    sd_bus_message **);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * sweep.c: at start-up the root parent stops session units left over by
+ * a previous supervisor.  A unit is ours only if its name passes the
+ * strict check AND its BindsTo= is exactly [OPTY_SUPERVISOR_UNIT]; any
+ * look-alike (other case, other type, extra or foreign BindsTo=) is left
+ * alone, so the sweep can never stop somebody else's unit.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "dbusd/priv.h"
+#include "proto/config.h"
+#include "proto/log.h"
+
+/* 1 if the unit's BindsTo= is exactly [OPTY_SUPERVISOR_UNIT], else 0. */
+static int
+binds_only_supervisor(struct dbusd *d, const char *path)
+{
+	sd_bus_message	*reply = NULL;
+	const char	*s;
+	int		 r, n = 0, exact = 0;
+
+	r = call_method(d, path, "org.freedesktop.DBus.Properties", "Get",
+	    &reply, "ss", SD_UNIT, "BindsTo");
+	if (r < 0)
+		return r;
+	if ((r = sd_bus_message_enter_container(reply, 'v', "as")) <= 0 ||
+	    (r = sd_bus_message_enter_container(reply, 'a', "s")) <= 0) {
+		sd_bus_message_unref(reply);
+		return -EBADMSG;
+	}
+	while ((r = sd_bus_message_read_basic(reply, 's', &s)) > 0) {
+		n++;
+		exact = strcmp(s, OPTY_SUPERVISOR_UNIT) == 0;
+		log_debug("sweep: %s BindsTo[%d] = %s", path, n, s);
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return -EBADMSG;
+	return n == 1 && exact;
+}
+
+static int
+sweep_one(struct dbusd *d, const char *name, const char *active,
+    const char *path)
+{
+	int	r;
+
+	if (!unit_name_valid(name)) {
+		log_info("sweep: %s: not a session unit name, left alone",
+		    name);
+		return 0;
+	}
+	if ((r = binds_only_supervisor(d, path)) < 0) {
+		log_warnx("sweep: %s: BindsTo unreadable: %s", name,
+		    strerror(-r));
+		return r;
+	}
+	if (r == 0) {
+		log_info("sweep: %s: BindsTo is not exactly %s, left alone",
+		    name, OPTY_SUPERVISOR_UNIT);
+		return 0;
+	}
+	log_info("sweep: %s (%s): orphan of %s, stopping", name, active,
+	    OPTY_SUPERVISOR_UNIT);
+	r = call_unit_method(d, "StopUnit", name, "replace");
+	if (r == 0 && strcmp(active, "failed") == 0)
+		r = call_unit_method(d, "ResetFailedUnit", name, NULL);
+	if (r == -ENOENT)
+		r = 0;		/* went away by itself meanwhile */
+	if (r < 0) {
+		log_warnx("sweep: %s: stop failed: %s", name, strerror(-r));
+		return r;
+	}
+	return 1;
+}
+
+int
+dbusd_sweep_orphans(struct dbusd *d)
+{
+	sd_bus_message	*reply = NULL;
+	const char	*name, *active, *path;
+	int		 r, stopped = 0, err = 0;
+
+	r = call_method(d, SD_PATH, SD_MANAGER, "ListUnitsByPatterns", &reply,
+	    "asas", 0, 1, OPTY_UNIT_PREFIX "*" OPTY_UNIT_SUFFIX);
+	if (r < 0)
+		return r;
+	if ((r = sd_bus_message_enter_container(reply, 'a',
+	    "(ssssssouso)")) <= 0) {
+		sd_bus_message_unref(reply);
+		return -EBADMSG;
+	}
+	while ((r = sd_bus_message_read(reply, "(ssssssouso)", &name, NULL,
+	    NULL, &active, NULL, NULL, &path, NULL, NULL, NULL)) > 0) {
+		r = sweep_one(d, name, active, path);
+		if (r > 0)
+			stopped++;
+		else if (r < 0 && err == 0)
+			err = r;
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return -EBADMSG;
+	/* Fail closed: a unit we could not judge is reported, not hidden. */
+	return err < 0 ? err : stopped;
+}
