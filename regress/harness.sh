@@ -43,9 +43,12 @@ harness_log()
 	echo "harness: $*" >&2
 }
 
+# A zombie waiting for its parent to reap it is not alive.
 harness_alive()
 {
-	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null
+	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null &&
+	    ! awk '$1 == "State:" && $2 == "Z" { z = 1 } END { exit !z }' \
+	    "/proc/$1/status" 2>/dev/null
 }
 
 # Our own cgroups for the nspawn process, so that the "payload" and
@@ -223,7 +226,7 @@ harness_install()
 	harness_log "installing into the container (BUILD=$BUILD)"
 	harness_exec /bin/sh -ec '
 		id -u byk >/dev/null 2>&1 || useradd -m -U byk
-		set -- etc/sysusers.d/*.conf
+		set -- "$PWD"/etc/sysusers.d/*.conf
 		[ -e "$1" ] && systemd-sysusers "$@"
 		true' || return 1
 	# An empty PROGS list would leave `make install` with no operand.
@@ -250,13 +253,15 @@ harness_install()
 
 # Everything our run created: the nspawn process, the container's PID 1,
 # any process in the private mount namespace or the container's PID
-# namespace, our cgroups, any mount under the state directory.
+# namespace, our cgroups, any mount under the state directory.  With
+# "kill", also SIGKILL what is found.
 harness_leftovers()
 {
 	bad=0
 	for p in $HARNESS_NSPAWN $HARNESS_LEADER; do
 		if harness_alive "$p"; then
 			harness_log "leftover process $p"
+			[ "${1:-}" = kill ] && kill -KILL "$p" 2>/dev/null
 			bad=1
 		fi
 	done
@@ -268,7 +273,8 @@ harness_leftovers()
 			    [ "$n" = "$HARNESS_PIDNS" ]; then
 				harness_log "leftover process ${p#/proc/}" \
 				    "in the container's namespaces"
-				kill -KILL "${p#/proc/}" 2>/dev/null
+				[ "${1:-}" = kill ] &&
+				    kill -KILL "${p#/proc/}" 2>/dev/null
 				bad=1
 			fi
 		done
@@ -334,8 +340,14 @@ harness_stop()
 	# SIGKILL to a PID namespace's init kills the whole namespace.
 	harness_alive "$HARNESS_LEADER" && kill -KILL "$HARNESS_LEADER"
 	harness_rm_cgroups
+	# The processes of a killed PID namespace exit asynchronously.
+	i=0
+	while ! harness_leftovers 2>/dev/null && [ $i -lt 30 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	rc=0
-	if ! harness_leftovers; then
+	if ! harness_leftovers kill; then
 		harness_rm_cgroups
 		rc=1
 	fi

@@ -1,0 +1,27 @@
+# relay/build.mk: opencode-pty-relay, the unprivileged half of the
+# supervisor, its unit tests and the forged parent used to drive it.
+
+RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
+RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
+			   relay/client.c relay/stream.c relay/parent.c \
+			   $(RELAY_CORE_SRCS)
+
+PROGS			+= opencode-pty-relay
+opencode-pty-relay_SRCS	:= $(RELAY_SRCS) $(PROTO_FRAME_SRCS) \
+			   $(PROTO_IMSG_SRCS) $(PROTO_LOG_SRCS)
+opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP) $(LIBSYSTEMD)
+
+TESTS			+= test_sandbox test_relay_intake test_relay_outbuf
+test_sandbox_SRCS	:= regress/unit/test_sandbox.c relay/sandbox.c \
+			   $(PROTO_LOG_SRCS)
+test_sandbox_LIBS	:= $(LIBEVENT) $(LIBSECCOMP) $(LIBSYSTEMD)
+test_relay_intake_SRCS	:= regress/unit/test_relay_intake.c relay/intake.c \
+			   $(PROTO_FRAME_SRCS)
+test_relay_outbuf_SRCS	:= regress/unit/test_relay_outbuf.c relay/outbuf.c \
+			   $(PROTO_FRAME_SRCS)
+
+TOOLS			+= opty-forgedparent
+opty-forgedparent_SRCS	:= regress/tools/opty-forgedparent.c \
+			   $(PROTO_FRAME_SRCS) $(PROTO_IMSG_SRCS) \
+			   $(PROTO_LOG_SRCS)
+opty-forgedparent_LIBS	:= $(LIBSYSTEMD)

@@ -1,0 +1,270 @@
+/*
+ * sandbox.c: the relay's one-way drop from root to an unprivileged,
+ * chrooted, capability-less, seccomp-confined process (docs/SANDBOX.md).
+ * Runs once, as root, before the relay reads a single client byte;
+ * every step is fatal on failure, so the relay never serves half-dropped.
+ */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "proto/config.h"
+#include "proto/log.h"
+#include "relay/sandbox.h"
+
+static void
+sandbox_chroot(const char *root)
+{
+	if (chroot(root) == -1)
+		fatal("chroot %s", root);
+	if (chdir("/") == -1)
+		fatal("chdir /");
+}
+
+/*
+ * The bounding set is emptied while we still have CAP_SETPCAP, so that
+ * nothing, not even a later exec of a file with capabilities (which the
+ * filter forbids anyway), could hand a capability back.
+ */
+static void
+sandbox_drop_bounding(void)
+{
+	int	cap, rv;
+
+	for (cap = 0; (rv = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0;
+	    cap++) {
+		if (rv == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+			fatal("PR_CAPBSET_DROP %d", cap);
+	}
+	if (errno != EINVAL)
+		fatal("PR_CAPBSET_READ");
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		fatal("PR_CAP_AMBIENT_CLEAR_ALL");
+}
+
+static void
+sandbox_caps(int set)
+{
+	struct __user_cap_header_struct	hdr;
+	struct __user_cap_data_struct	data[_LINUX_CAPABILITY_U32S_3];
+	size_t				i;
+
+	memset(&hdr, 0, sizeof(hdr));
+	memset(data, 0, sizeof(data));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	hdr.pid = 0;
+	if (set) {
+		/* Permitted and effective went with the uid; not inheritable. */
+		if (syscall(SYS_capset, &hdr, data) == -1)
+			fatal("capset");
+		return;
+	}
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		fatal("capget");
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		if (data[i].effective != 0 || data[i].permitted != 0 ||
+		    data[i].inheritable != 0)
+			fatalx("capabilities left after the drop");
+}
+
+static void
+sandbox_ids(uid_t uid, gid_t gid)
+{
+	uid_t	ru, eu, su;
+	gid_t	rg, eg, sg;
+
+	if (setgroups(0, NULL) == -1)
+		fatal("setgroups");
+	sandbox_drop_bounding();
+	if (setresgid(gid, gid, gid) == -1)
+		fatal("setresgid %u", (unsigned)gid);
+	if (setresuid(uid, uid, uid) == -1)
+		fatal("setresuid %u", (unsigned)uid);
+	sandbox_caps(1);
+
+	/* Proof, not hope: the way back must be closed. */
+	if (setuid(0) != -1 || setgid(0) != -1)
+		fatalx("could regain root after the drop");
+	if (getresuid(&ru, &eu, &su) == -1 || getresgid(&rg, &eg, &sg) == -1)
+		fatal("getresuid");
+	if (ru != uid || eu != uid || su != uid ||
+	    rg != gid || eg != gid || sg != gid)
+		fatalx("ids not dropped");
+	if (getgroups(0, NULL) != 0)
+		fatalx("supplementary groups left");
+	sandbox_caps(0);
+}
+
+static void
+sandbox_limit(int res, rlim_t val, const char *name)
+{
+	struct rlimit	rl;
+
+	rl.rlim_cur = rl.rlim_max = val;
+	if (setrlimit(res, &rl) == -1)
+		fatal("setrlimit %s", name);
+}
+
+static void
+sandbox_rlimits(void)
+{
+	struct sigaction	sa;
+
+	sandbox_limit(RLIMIT_NOFILE, SANDBOX_NOFILE, "NOFILE");
+	sandbox_limit(RLIMIT_NPROC, 0, "NPROC");
+	sandbox_limit(RLIMIT_FSIZE, 0, "FSIZE");
+	sandbox_limit(RLIMIT_CORE, 0, "CORE");
+	sandbox_limit(RLIMIT_MEMLOCK, 0, "MEMLOCK");
+	/* A log line to a file-backed stderr then fails, it does not kill. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGXFSZ, &sa, NULL) == -1)
+		fatal("sigaction SIGXFSZ");
+}
+
+static void
+sandbox_allow(scmp_filter_ctx ctx, int nr, const char *name)
+{
+	int	rv;
+
+	if ((rv = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0)) < 0)
+		fatalx("seccomp allow %s: %s", name, strerror(-rv));
+}
+
+/* Memory calls may not make anything executable. */
+static void
+sandbox_allow_noexec(scmp_filter_ctx ctx, int nr, const char *name)
+{
+	int	rv;
+
+	if ((rv = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+	    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0))) < 0)
+		fatalx("seccomp allow %s: %s", name, strerror(-rv));
+}
+
+/*
+ * glibc's dprintf() (every log line) stats and seeks its descriptor
+ * before writing: fstat is newfstatat(fd, "", AT_EMPTY_PATH) here.
+ * Only that flag value is allowed; in an empty chroot a path lookup
+ * would find nothing anyway.
+ */
+static void
+sandbox_allow_fstat(scmp_filter_ctx ctx)
+{
+	int	rv;
+
+	if ((rv = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat),
+	    1, SCMP_A3(SCMP_CMP_EQ, AT_EMPTY_PATH))) < 0)
+		fatalx("seccomp allow newfstatat: %s", strerror(-rv));
+}
+
+/*
+ * ... and when stderr is a character device (/dev/null when run by
+ * hand) it asks isatty(), i.e. ioctl(TCGETS): a read-only query, the
+ * only request allowed.
+ */
+static void
+sandbox_allow_isatty(scmp_filter_ctx ctx)
+{
+	int	rv;
+
+	if ((rv = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+	    SCMP_A1(SCMP_CMP_EQ, TCGETS))) < 0)
+		fatalx("seccomp allow ioctl: %s", strerror(-rv));
+}
+
+#define ALLOW(ctx, call)	sandbox_allow(ctx, SCMP_SYS(call), #call)
+
+/*
+ * Exactly what the event loop uses; docs/SANDBOX.md says why each one.
+ * Anything else kills the whole process.
+ */
+static void
+sandbox_seccomp(void)
+{
+	scmp_filter_ctx	ctx;
+	int		rv;
+
+	if ((ctx = seccomp_init(SCMP_ACT_KILL_PROCESS)) == NULL)
+		fatalx("seccomp_init");
+	if ((rv = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS)) < 0 ||
+	    (rv = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 1)) < 0)
+		fatalx("seccomp_attr_set: %s", strerror(-rv));
+
+	ALLOW(ctx, accept4);
+	ALLOW(ctx, recvmsg);
+	ALLOW(ctx, recvfrom);
+	ALLOW(ctx, sendmsg);
+	ALLOW(ctx, sendto);
+	ALLOW(ctx, write);
+	ALLOW(ctx, lseek);
+	sandbox_allow_fstat(ctx);
+	sandbox_allow_isatty(ctx);
+	ALLOW(ctx, close);
+	ALLOW(ctx, epoll_wait);
+	ALLOW(ctx, epoll_pwait);
+	ALLOW(ctx, epoll_ctl);
+	ALLOW(ctx, clock_gettime);
+	ALLOW(ctx, gettimeofday);
+	ALLOW(ctx, brk);
+	sandbox_allow_noexec(ctx, SCMP_SYS(mmap), "mmap");
+	sandbox_allow_noexec(ctx, SCMP_SYS(mprotect), "mprotect");
+	ALLOW(ctx, munmap);
+	ALLOW(ctx, mremap);
+	ALLOW(ctx, madvise);
+	ALLOW(ctx, restart_syscall);
+	ALLOW(ctx, exit);
+	ALLOW(ctx, exit_group);
+
+	if ((rv = seccomp_load(ctx)) < 0)
+		fatalx("seccomp_load: %s", strerror(-rv));
+	seccomp_release(ctx);
+}
+
+/*
+ * root: an empty directory only root can write; user: the relay's own
+ * account.  Order matters: chroot needs CAP_SYS_CHROOT, the bounding
+ * set needs CAP_SETPCAP, the ids need CAP_SETUID/SETGID, so the
+ * capability-using steps come first and the filter last.
+ */
+void
+relay_sandbox(const char *root, const char *user)
+{
+	struct passwd	*pw;
+	uid_t		 uid;
+	gid_t		 gid;
+
+	if ((pw = getpwnam(user)) == NULL)
+		fatalx("no user %s", user);
+	uid = pw->pw_uid;
+	gid = pw->pw_gid;
+	if (uid == 0 || gid == 0)
+		fatalx("user %s must not be root or in group root", user);
+	endpwent();
+
+	sandbox_chroot(root);
+	sandbox_ids(uid, gid);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		fatal("PR_SET_NO_NEW_PRIVS");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		fatal("PR_SET_DUMPABLE");
+	sandbox_rlimits();
+	sandbox_seccomp();
+}

@@ -1,0 +1,14 @@
+/*
+ * sandbox.h: the relay's privilege drop and system call allowlist
+ * (docs/SANDBOX.md).  Called as root, returns unprivileged for good.
+ */
+#ifndef RELAY_SANDBOX_H
+#define RELAY_SANDBOX_H
+
+#include "proto/config.h"
+
+#define SANDBOX_NOFILE	(3 * OPTY_MAX_SESSIONS + 16)
+
+void	relay_sandbox(const char *root, const char *user);
+
+#endif
