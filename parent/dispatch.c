@@ -49,7 +49,7 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		if (r == IMSG_E_IO && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (r == 0)
-			fatalx("relay closed the channel");
+			relay_lost("closed the channel");
 		if (r == IMSG_E_IO)
 			fatal("relay channel");
 		if (r < 0)

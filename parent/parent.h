@@ -64,6 +64,7 @@ void	parent_make_rundir(void);
 /* relayproc.c */
 pid_t	relay_spawn(int, int, int);
 void	relay_reap(int, short, void *);
+void	relay_lost(const char *) __attribute__((noreturn));
 
 /* dispatch.c */
 void	parent_dispatch_relay(int, short, void *);

@@ -64,6 +64,15 @@ relay_spawn(int chfd, int lfd, int verbose)
 	return pid;
 }
 
+static void __attribute__((noreturn))
+relay_died(int status)
+{
+	parent->relay_pid = -1;
+	if (WIFSIGNALED(status))
+		fatalx("relay killed by signal %d", WTERMSIG(status));
+	fatalx("relay exited with status %d", WEXITSTATUS(status));
+}
+
 /* SIGCHLD: the only child is the relay; its death is fatal. */
 void
 relay_reap(int sig, short ev, void *arg)
@@ -74,12 +83,25 @@ relay_reap(int sig, short ev, void *arg)
 	(void)sig;
 	(void)ev;
 	(void)arg;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid != parent->relay_pid)
-			continue;
-		parent->relay_pid = -1;
-		if (WIFSIGNALED(status))
-			fatalx("relay killed by signal %d", WTERMSIG(status));
-		fatalx("relay exited with status %d", WEXITSTATUS(status));
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		if (pid == parent->relay_pid)
+			relay_died(status);
+}
+
+/*
+ * The channel closed: the relay is dying or dead.  Say how, so the log
+ * tells a crash from a kill; a relay that lingers is fatal all the same.
+ */
+void
+relay_lost(const char *why)
+{
+	int	 status, i;
+
+	for (i = 0; i < 100 && parent->relay_pid > 0; i++) {
+		if (waitpid(parent->relay_pid, &status, WNOHANG) ==
+		    parent->relay_pid)
+			relay_died(status);
+		usleep(10000);
 	}
+	fatalx("relay %s", why);
 }

@@ -53,7 +53,7 @@ verify(void)
 		if (memcmp(digest, m.digest[i], sizeof(digest)) != 0)
 			return refuse(binaries[i], RD_E_STALE);
 	}
-	printf("%s: ready: %s\n", PROGNAME, opty_revision);
+	fprintf(stderr, "%s: ready: %s\n", PROGNAME, opty_revision);
 	return READINESS_EXIT_READY;
 }
 

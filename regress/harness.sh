@@ -34,8 +34,8 @@ HARNESS_STATE=
 HARNESS_NAME=
 HARNESS_NSPAWN=
 HARNESS_LEADER=
-HARNESS_MNTNS=
-HARNESS_PIDNS=
+HARNESS_NSPAWN_START=
+HARNESS_LEADER_START=
 HARNESS_UP=0
 
 harness_log()
@@ -43,12 +43,33 @@ harness_log()
 	echo "harness: $*" >&2
 }
 
-# A zombie waiting for its parent to reap it is not alive.
+# harness_starttime PID: the kernel's start time of PID, which tells a
+# process from a later one that reuses its PID.
+harness_starttime()
+{
+	# shellcheck disable=SC2046
+	set -- $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
+	[ $# -ge 20 ] && echo "${20}"
+}
+
+# harness_alive PID START: PID is still the process that had START.  A
+# zombie waiting to be reaped is not alive.
 harness_alive()
 {
-	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null &&
-	    ! awk '$1 == "State:" && $2 == "Z" { z = 1 } END { exit !z }' \
-	    "/proc/$1/status" 2>/dev/null
+	[ -n "${1:-}" ] && [ -n "${2:-}" ] || return 1
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
+	[ $# -ge 22 ] && [ "$3" != Z ] && [ "$2" = "${22}" ]
+}
+
+harness_nspawn_alive()
+{
+	harness_alive "$HARNESS_NSPAWN" "$HARNESS_NSPAWN_START"
+}
+
+harness_leader_alive()
+{
+	harness_alive "$HARNESS_LEADER" "$HARNESS_LEADER_START"
 }
 
 # Our own cgroups for the nspawn process, so that the "payload" and
@@ -119,8 +140,8 @@ harness_save()
 		echo "HARNESS_NAME=$HARNESS_NAME"
 		echo "HARNESS_NSPAWN=$HARNESS_NSPAWN"
 		echo "HARNESS_LEADER=$HARNESS_LEADER"
-		echo "HARNESS_MNTNS=$HARNESS_MNTNS"
-		echo "HARNESS_PIDNS=$HARNESS_PIDNS"
+		echo "HARNESS_NSPAWN_START=$HARNESS_NSPAWN_START"
+		echo "HARNESS_LEADER_START=$HARNESS_LEADER_START"
 	} > "$HARNESS_STATE/env"
 }
 
@@ -165,11 +186,12 @@ harness_start()
 	    "$HARNESS_NAME" "$@" > "$HARNESS_STATE/console.log" 2>&1 \
 	    < /dev/null &
 	HARNESS_NSPAWN=$!
+	HARNESS_NSPAWN_START=$(harness_starttime "$HARNESS_NSPAWN")
 	harness_save
 	deadline=$(( $(date +%s) + HARNESS_TIMEOUT ))
 	st=
 	while [ "$(date +%s)" -lt "$deadline" ]; do
-		if ! harness_alive "$HARNESS_NSPAWN"; then
+		if ! harness_nspawn_alive; then
 			harness_console
 			harness_log "systemd-nspawn exited during boot"
 			return 1
@@ -178,10 +200,8 @@ harness_start()
 		    [ -s "$HARNESS_STATE/nspawn.pid" ]; then
 			HARNESS_LEADER=$(harness_find_leader "$HARNESS_NSPAWN")
 			if [ -n "$HARNESS_LEADER" ]; then
-				HARNESS_MNTNS=$(readlink \
-				    "/proc/$HARNESS_NSPAWN/ns/mnt")
-				HARNESS_PIDNS=$(readlink \
-				    "/proc/$HARNESS_LEADER/ns/pid")
+				HARNESS_LEADER_START=$(harness_starttime \
+				    "$HARNESS_LEADER")
 				harness_save
 			fi
 		fi
@@ -212,7 +232,7 @@ harness_start()
 # the wait at once instead of after the command ends.  Stdin is /dev/null.
 harness_exec()
 {
-	if ! harness_alive "$HARNESS_LEADER"; then
+	if ! harness_leader_alive; then
 		harness_log "container is not running"
 		return 1
 	fi
@@ -258,27 +278,27 @@ harness_install()
 harness_leftovers()
 {
 	bad=0
-	for p in $HARNESS_NSPAWN $HARNESS_LEADER; do
-		if harness_alive "$p"; then
-			harness_log "leftover process $p"
-			[ "${1:-}" = kill ] && kill -KILL "$p" 2>/dev/null
-			bad=1
-		fi
-	done
-	if [ -n "$HARNESS_MNTNS$HARNESS_PIDNS" ]; then
-		for p in /proc/[0-9]*; do
-			m=$(readlink "$p/ns/mnt" 2>/dev/null)
-			n=$(readlink "$p/ns/pid" 2>/dev/null)
-			if [ "$m" = "$HARNESS_MNTNS" ] ||
-			    [ "$n" = "$HARNESS_PIDNS" ]; then
-				harness_log "leftover process ${p#/proc/}" \
-				    "in the container's namespaces"
-				[ "${1:-}" = kill ] &&
-				    kill -KILL "${p#/proc/}" 2>/dev/null
-				bad=1
-			fi
-		done
+	if harness_nspawn_alive; then
+		harness_log "leftover systemd-nspawn $HARNESS_NSPAWN"
+		[ "${1:-}" = kill ] && kill -KILL "$HARNESS_NSPAWN"
+		bad=1
 	fi
+	# Its PID namespace ends only after every process in it has.
+	if harness_leader_alive; then
+		harness_log "leftover container PID 1 $HARNESS_LEADER"
+		[ "${1:-}" = kill ] && kill -KILL "$HARNESS_LEADER"
+		bad=1
+	fi
+	# Whatever still sees our bind of / is in our private mount namespace.
+	for f in $(grep -lF " $HARNESS_STATE/root " /proc/[0-9]*/mountinfo \
+	    2>/dev/null); do
+		p=${f#/proc/}
+		p=${p%/mountinfo}
+		[ "$p" = "$$" ] && continue
+		harness_log "leftover process $p in our mount namespace"
+		[ "${1:-}" = kill ] && kill -KILL "$p" 2>/dev/null
+		bad=1
+	done
 	for d in $(harness_cgroup_dirs "$HARNESS_NAME"); do
 		if [ -d "$d" ]; then
 			harness_log "leftover cgroup $d"
@@ -320,25 +340,24 @@ harness_stop()
 	trap - EXIT
 	trap '' INT TERM HUP
 	[ -n "$HARNESS_STATE" ] || return 0
-	if harness_alive "$HARNESS_NSPAWN"; then
+	if harness_nspawn_alive; then
 		# nspawn turns SIGTERM into a clean poweroff of the container.
 		kill -TERM "$HARNESS_NSPAWN"
 		i=0
 		while [ $i -lt $((HARNESS_TIMEOUT * 10)) ] &&
-		    harness_alive "$HARNESS_NSPAWN"; do
+		    harness_nspawn_alive; do
 			sleep 0.1
 			i=$((i + 1))
 		done
-		if harness_alive "$HARNESS_NSPAWN"; then
+		if harness_nspawn_alive; then
 			harness_log "poweroff timed out, killing"
-			harness_alive "$HARNESS_LEADER" &&
-			    kill -KILL "$HARNESS_LEADER"
+			harness_leader_alive && kill -KILL "$HARNESS_LEADER"
 			kill -KILL "$HARNESS_NSPAWN" 2>/dev/null
 			sleep 0.5
 		fi
 	fi
 	# SIGKILL to a PID namespace's init kills the whole namespace.
-	harness_alive "$HARNESS_LEADER" && kill -KILL "$HARNESS_LEADER"
+	harness_leader_alive && kill -KILL "$HARNESS_LEADER"
 	harness_rm_cgroups
 	# The processes of a killed PID namespace exit asynchronously.
 	i=0

@@ -5,9 +5,9 @@
 fails=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() {	# check WHAT CMD...: PASS/FAIL on CMD's status
+check() {	# check WHAT CMD...: PASS/FAIL on CMD's status, which it returns
 	what=$1; shift
-	if "$@"; then pass "$what"; else fail "$what"; fi
+	if "$@"; then pass "$what"; else fail "$what"; return 1; fi
 }
 finish() { [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"; [ "$fails" = 0 ]; }
 
@@ -15,6 +15,7 @@ SUP=opencode-pty-supervisor.service
 CLIENT_UNIT=opencode-v2.service
 LIBEXEC=/usr/local/libexec
 : "${TOOLS:?TOOLS is not set}"
+TOOLS=$(cd "$TOOLS" && pwd -P) || exit 1
 tmp=$(mktemp -d) || exit 1
 chmod 0755 "$tmp"
 trap 'itlib_cleanup' EXIT
@@ -29,6 +30,20 @@ for t in opty-nodesim; do
 	[ -x "$TOOLS/$t" ] || { echo "FAIL: $TOOLS/$t missing (make tools)"; exit 1; }
 done
 id -u byk >/dev/null 2>&1 || { echo "FAIL: user byk missing"; exit 1; }
+
+# The readiness marker the opencode-v2.service drop-in demands
+# (ExecCondition=): written the way an operator would, for these binaries.
+marker_make() {
+	mkdir -p /etc/opencode && chmod 0755 /etc/opencode
+	{
+		"$LIBEXEC/opencode-pty-verify-readiness" --print-revision &&
+		sha256sum "$LIBEXEC/opencode-pty-supervisor" \
+		    "$LIBEXEC/opencode-pty-launcher" "$LIBEXEC/opencode-pty-client"
+	} > /etc/opencode/pty-supervisor-verified || return 1
+	chown root:root /etc/opencode/pty-supervisor-verified
+	chmod 0644 /etc/opencode/pty-supervisor-verified
+}
+marker_make || { echo "FAIL: cannot write the readiness marker"; exit 1; }
 
 # A working directory for sessions, owned by byk.
 WORK=/home/byk/work

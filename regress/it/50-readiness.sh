@@ -82,8 +82,10 @@ verdict()
 	if [ "$rc" != "$2" ]; then
 		fail "$1: exit $rc, want $2 ($(cat "$tmp/err"))"
 	elif [ "$2" = 0 ]; then
-		if [ "$n" = 0 ]; then pass "$1: ready"
-		else fail "$1: ready but stderr: $(cat "$tmp/err")"; fi
+		# One line, on stderr: under ExecCondition= stdout would
+		# reach whatever the service's stdout is.
+		if [ "$n" = 1 ] && [ ! -s "$tmp/out" ]; then pass "$1: ready"
+		else fail "$1: ready but stdout/stderr: $(cat "$tmp/out" "$tmp/err")"; fi
 	elif [ "$n" != 1 ]; then
 		fail "$1: $n stderr lines, want 1: $(cat "$tmp/err")"
 	elif grep -Eq -- "$3" "$tmp/err"; then
@@ -127,9 +129,9 @@ rc=$?
 verdict "absent marker" 1 "$M: no such file"
 put "$tmp/valid"
 verdict "valid marker" 0
-[ "$(cat "$tmp/out")" = "opencode-pty-verify-readiness: ready: $REV" ] &&
+[ "$(cat "$tmp/err")" = "opencode-pty-verify-readiness: ready: $REV" ] &&
     pass "ready line names the revision" ||
-    fail "ready line: $(cat "$tmp/out")"
+    fail "ready line: $(cat "$tmp/err")"
 
 chown byk "$M"; verdict "marker owned by byk" 1 "not owned by root"
 chown root "$M"

@@ -20,13 +20,18 @@ scenario() {
 	echo "$name" > "$SCEN"
 	since=$(date '+%Y-%m-%d %H:%M:%S')
 	sleep 1	# journal timestamps have second granularity here
+	# The forged relay waits for a real client once the parent runs.
+	systemctl start --no-block "$SUP"
 	if [ "${3:-}" = client ]; then
+		n=0
+		while [ ! -S /run/opencode-pty/supervisor.sock ] && [ $n -lt 100 ]; do
+			sleep 0.1; n=$((n + 1))
+		done
 		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 		systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec \
 		    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" \
 		    -d "$WORK" -w /nonexistent -- /bin/true
 	fi
-	systemctl start "$SUP"
 	n=0
 	while [ ! -e "$SCEN.done" ] || systemctl is-active -q "$SUP"; do
 		[ $n -gt 100 ] && break

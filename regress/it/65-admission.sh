@@ -41,17 +41,22 @@ other "$CLIENT_UNIT" --slice=elsewhere.slice $nodesim -- /bin/true
 expect_error 7 "wrong cgroup: ERR_AUTH_CGROUP"
 
 # Client replaced between connect and start: the MainPID that connected
-# exits after admission, the service is started again, then the
-# original connection sends its start frame.
-rm -f "$tmp/go"
+# exits after admission and systemd restarts the service (a new MainPID
+# and InvocationID; KillMode=process keeps the first one's child), then
+# the original connection sends its start frame.
+rm -f "$tmp/go" "$WORK/.first"
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -p KillMode=process -p StandardError="file:$tmp/repl.err" \
-    $nodesim -r "$tmp/go" -- /bin/true
-sleep 2
-systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
-systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk /bin/sleep infinity
+    -p Group=byk -p KillMode=process -p Restart=always -p RestartSec=100ms \
+    -p StandardError="file:$tmp/repl.err" /bin/sh -c "
+	if [ -e $WORK/.first ]; then exec /bin/sleep infinity; fi
+	touch $WORK/.first; exec $nodesim -r $tmp/go -- /bin/true"
+n=0
+until [ "$(systemctl show -P NRestarts "$CLIENT_UNIT")" = 1 ] &&
+    systemctl is-active -q "$CLIENT_UNIT"; do
+	[ $n -gt 100 ] && break; sleep 0.1; n=$((n + 1))
+done
+check "the client service was restarted" test "$(systemctl show -P NRestarts "$CLIENT_UNIT")" = 1
 touch "$tmp/go"
 n=0
 until grep -q '^opty-nodesim: ' "$tmp/repl.err" 2>/dev/null; do

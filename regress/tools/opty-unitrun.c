@@ -308,18 +308,21 @@ unit_job(void)
 /*
  * The main process is gone once the unit is failed, or active/exited
  * (RemainAfterExit), or inactive with its start job finished.  Before the
- * job runs the unit is inactive too, hence the job check.
+ * job runs the unit is inactive too, hence the job check, which must come
+ * first: a job seen finished before an inactive state means the unit ran.
  */
 static int
 main_exited(void)
 {
-	char	*active, *sub;
-	int	 done;
+	char		*active, *sub;
+	uint32_t	 job;
+	int		 done;
 
+	job = unit_job();
 	active = unit_string(SD_UNIT, "ActiveState");
 	sub = unit_string(SD_UNIT, "SubState");
 	done = strcmp(active, "failed") == 0 || strcmp(sub, "exited") == 0 ||
-	    (strcmp(active, "inactive") == 0 && unit_job() == 0);
+	    (strcmp(active, "inactive") == 0 && job == 0);
 	free(active);
 	free(sub);
 	return done;

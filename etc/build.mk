@@ -1,0 +1,58 @@
+# etc/build.mk: installs the systemd units, the readiness drop-in and the
+# sysusers.d file (root, at install time), and declares the deployment
+# checks: install-check (acceptance gate 3), repro (gate 1) and the
+# host-level unit verification.  See docs/UNITS.md.
+#
+# Everything outside $(PREFIX) goes below /etc: the units (UNITDIR, from
+# the GNUmakefile) and the sysusers.d file are the administrator's local
+# configuration, not the distribution's, so /usr/lib is left alone.  No
+# tmpfiles.d file is needed: systemd creates /run/opencode-pty itself
+# (RuntimeDirectory=) and the parent makes the relay's empty root in it.
+
+SYSUSERSDIR	?= /etc/sysusers.d
+
+OPTY_UNITS	:= etc/opencode-pty-supervisor.service etc/opencode-pty.slice
+OPTY_DROPIN_DIR	:= opencode-v2.service.d
+OPTY_DROPINS	:= etc/$(OPTY_DROPIN_DIR)/10-opencode-pty-readiness.conf
+# Written by the relay's engineer; whatever is there is installed.
+OPTY_SYSUSERS	:= $(sort $(wildcard etc/sysusers.d/*.conf))
+
+# The installed copies, as install-check sees them.
+OPTY_INSTALLED_CONF := \
+	$(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(OPTY_UNITS))) \
+	$(addprefix $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)/,\
+	    $(notdir $(OPTY_DROPINS))) \
+	$(addprefix $(DESTDIR)$(SYSUSERSDIR)/,$(notdir $(OPTY_SYSUSERS)))
+
+INSTALL_TARGETS	+= install-units
+SCRIPT_TESTS	+= regress/host/units-verify.sh
+
+.PHONY: install-units install-check repro
+
+# Files only: nothing is enabled, started or reloaded (gate 2).  The one
+# exception is the relay's system user, created on a real install (no
+# DESTDIR) because the supervisor cannot start without it.
+install-units:
+	install -d -o root -g root -m 0755 $(DESTDIR)$(UNITDIR) \
+	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)
+	install -o root -g root -m 0644 $(OPTY_UNITS) $(DESTDIR)$(UNITDIR)/
+	install -o root -g root -m 0644 $(OPTY_DROPINS) \
+	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)/
+ifneq ($(OPTY_SYSUSERS),)
+	install -d -o root -g root -m 0755 $(DESTDIR)$(SYSUSERSDIR)
+	install -o root -g root -m 0644 $(OPTY_SYSUSERS) \
+	    $(DESTDIR)$(SYSUSERSDIR)/
+ifeq ($(DESTDIR),)
+	systemd-sysusers $(addprefix $(SYSUSERSDIR)/,$(notdir $(OPTY_SYSUSERS)))
+endif
+endif
+
+# Gate 3 on what `make install` wrote (honours DESTDIR).
+install-check:
+	sh build-aux/install-check.sh \
+	    $(foreach f,$(OPTY_INSTALLED_CONF),-f $(f)) \
+	    $(DESTDIR)$(LIBEXECDIR) $(PROGS)
+
+# Gate 1: two builds of HEAD in two fresh clones, byte-identical.
+repro:
+	BUILD=$(BUILD) sh build-aux/repro.sh

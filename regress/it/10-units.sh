@@ -1,0 +1,282 @@
+#!/bin/sh
+# 10-units.sh: integration test of the installed units and of the install
+# itself (acceptance gates 2 and 3).  Runs as root inside the disposable
+# systemd container (regress/integration.sh) after `make install`; cwd is
+# the repository.  Checks that the installed units are the reviewed ones,
+# root:root 0644, verify clean and load as written; that install-check
+# passes on the real install and names every path planted wrong in a
+# scratch DESTDIR tree; that the supervisor unit scores better than the
+# seed's; and that the real supervisor starts and stops under it with the
+# capabilities, filters and files the unit promises.  Restores what it
+# changes.  IT_ONLY=10-units runs just this one.
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+BUILD=${BUILD:-build}
+U=/etc/systemd/system
+LX=/usr/local/libexec
+SUP=opencode-pty-supervisor.service
+SLICE=opencode-pty.slice
+V2=opencode-v2.service
+DROPIN=$V2.d/10-opencode-pty-readiness.conf
+SEED=regress/data/seed-supervisor.service
+FIXTURE=/run/systemd/system/$V2
+RUNDIR=/run/opencode-pty
+# CAP_CHOWN 0, CAP_KILL 5, CAP_SETGID 6, CAP_SETUID 7, CAP_SETPCAP 8,
+# CAP_SYS_CHROOT 18.
+CAPS=00000000000401e1
+
+for c in systemd-analyze systemctl make stat cmp; do
+	command -v "$c" >/dev/null || { echo "FAIL: $c missing"; exit 1; }
+done
+id -u byk >/dev/null 2>&1 ||
+    { echo "FAIL: user byk does not exist (the harness creates it)"; exit 1; }
+
+scratch=
+made_fixture=0
+cleanup()
+{
+	[ -n "$scratch" ] && rm -rf "$scratch"
+	if [ $made_fixture = 1 ]; then
+		rm -f "$FIXTURE"
+		systemctl daemon-reload
+	fi
+}
+trap cleanup EXIT
+
+# 1. The installed files are the reviewed ones, root:root 0644.
+for f in $SUP $SLICE $DROPIN; do
+	if [ ! -f "$U/$f" ]; then
+		fail "$U/$f is not installed"
+		continue
+	fi
+	if cmp -s "etc/$f" "$U/$f"; then
+		pass "$U/$f is etc/$f"
+	else
+		fail "$U/$f differs from etc/$f"
+	fi
+	st=$(stat -c '%U:%G %a' "$U/$f")
+	[ "$st" = "root:root 644" ] && pass "$U/$f is $st" ||
+	    fail "$U/$f is $st, not root:root 644"
+done
+
+# 2. systemd-analyze verify: silent (it only warns on unknown keys).
+verify_clean()
+{
+	out=$(systemd-analyze verify "$@" 2>&1)
+	rc=$?
+	[ $rc = 0 ] && [ -z "$out" ] && return 0
+	printf '%s\n' "$out" | sed 's/^/    | /'
+	return 1
+}
+if verify_clean "$U/$SUP" "$U/$SLICE"; then
+	pass "systemd-analyze verify $SUP $SLICE: clean"
+else
+	fail "systemd-analyze verify $SUP $SLICE is not clean"
+fi
+# The Node service is not ours; a stand-in carries the drop-in if needed.
+if [ -z "$(systemctl show -P FragmentPath $V2)" ]; then
+	printf '[Unit]\nDescription=stand-in Node service (10-units.sh)\n[Service]\nType=exec\nUser=byk\nExecStart=/bin/sleep infinity\n' \
+	    > "$FIXTURE"
+	made_fixture=1
+	systemctl daemon-reload
+fi
+frag=$(systemctl show -P FragmentPath $V2)
+if verify_clean "$frag"; then
+	pass "systemd-analyze verify $V2 with the drop-in: clean"
+else
+	fail "systemd-analyze verify $V2 with the drop-in is not clean"
+fi
+case " $(systemctl show -P DropInPaths $V2) " in
+*" $U/$DROPIN "*) pass "$V2 loads $U/$DROPIN" ;;
+*) fail "$V2 does not load $U/$DROPIN" ;;
+esac
+cond=$(systemctl show -P ExecConditionEx $V2)
+case $cond in
+*"path=$LX/opencode-pty-verify-readiness "*"flags=privileged"*)
+	pass "$V2: ExecCondition=+$LX/opencode-pty-verify-readiness" ;;
+*)	fail "$V2: ExecConditionEx is '$cond'" ;;
+esac
+
+# The properties systemd actually loaded, as the unit files say them.
+expect_prop()
+{
+	v=$(systemctl show -P "$2" "$1")
+	[ "$v" = "$3" ] && pass "$1: $2=$v" || fail "$1: $2='$v', want '$3'"
+}
+expect_prop $SLICE CPUAccounting yes
+expect_prop $SLICE MemoryAccounting yes
+expect_prop $SLICE TasksAccounting yes
+expect_prop $SLICE MemoryMax 2147483648
+expect_prop $SLICE TasksMax 512
+expect_prop $SUP Type notify
+expect_prop $SUP NotifyAccess main
+expect_prop $SUP User root
+expect_prop $SUP Group byk
+expect_prop $SUP CapabilityBoundingSet \
+    "cap_chown cap_kill cap_setgid cap_setuid cap_setpcap cap_sys_chroot"
+expect_prop $SUP AmbientCapabilities ""
+expect_prop $SUP NoNewPrivileges yes
+expect_prop $SUP PrivateNetwork yes
+expect_prop $SUP ProtectSystem strict
+expect_prop $SUP ProtectHome yes
+expect_prop $SUP RestrictAddressFamilies AF_UNIX
+
+# 3. install-check on the real install.
+if out=$(make -s --no-print-directory BUILD="$BUILD" install-check 2>&1); then
+	pass "make install-check on the real install: $out"
+else
+	printf '%s\n' "$out" | sed 's/^/    | /'
+	fail "make install-check fails on the real install"
+fi
+
+# 4. install-check on a scratch DESTDIR tree, below a root-only /run.
+scratch=$(mktemp -d -p /run opty-units.XXXXXX) || exit 1
+if make -s --no-print-directory BUILD="$BUILD" DESTDIR="$scratch" \
+    install >/dev/null 2>&1; then
+	pass "make install DESTDIR=$scratch"
+else
+	fail "make install DESTDIR=$scratch failed"
+fi
+ic()
+{
+	make -s --no-print-directory BUILD="$BUILD" DESTDIR="$scratch" \
+	    install-check 2>&1
+}
+if out=$(ic); then
+	pass "install-check on the scratch tree: $out"
+else
+	printf '%s\n' "$out" | sed 's/^/    | /'
+	fail "install-check fails on the pristine scratch tree"
+fi
+# planted WHAT PATH: install-check must fail and name PATH.
+planted()
+{
+	if out=$(ic); then
+		fail "$1: install-check passed"
+	else
+		case $out in
+		*"FAIL: $2: "*) pass "$1: install-check names $2" ;;
+		*) printf '%s\n' "$out" | sed 's/^/    | /'
+		   fail "$1: install-check did not name $2" ;;
+		esac
+	fi
+}
+L=$scratch$LX
+b=$L/opencode-pty-supervisor
+chmod g+w "$b"; planted "group-writable supervisor" "$b"; chmod g-w "$b"
+cp -p "$b" "$L/opencode-pty-copy"; chmod 0775 "$L/opencode-pty-copy"
+planted "group-writable stray copy" "$L/opencode-pty-copy"
+rm -f "$L/opencode-pty-copy"
+chown byk "$L/opencode-pty-launcher"
+planted "byk-owned launcher" "$L/opencode-pty-launcher"
+chown root "$L/opencode-pty-launcher"
+chgrp byk "$L/opencode-pty-client"
+planted "client in group byk" "$L/opencode-pty-client"
+chgrp root "$L/opencode-pty-client"
+chmod 4755 "$L/opencode-pty-client"
+planted "setuid client" "$L/opencode-pty-client"
+chmod 0755 "$L/opencode-pty-client"
+chmod o+w "$scratch/usr/local"
+planted "world-writable parent directory" "$scratch/usr/local"
+chmod o-w "$scratch/usr/local"
+chgrp byk "$L"; chmod g+w "$L"
+planted "byk-writable libexec" "$L"
+chmod g-w "$L"; chgrp root "$L"
+mv "$L" "$scratch/usr/local/real"; ln -s real "$L"
+planted "symlinked libexec" "$L"
+rm -f "$L"; mv "$scratch/usr/local/real" "$L"
+chmod g+w "$scratch$U/$SLICE"
+planted "group-writable slice" "$scratch$U/$SLICE"
+chmod g-w "$scratch$U/$SLICE"
+if out=$(ic); then
+	pass "install-check passes again once every fault is undone"
+else
+	printf '%s\n' "$out" | sed 's/^/    | /'
+	fail "install-check still fails after the faults were undone"
+fi
+
+# 5. Exposure scores: what PID 1 loaded and the installed file, both
+# strictly below the seed's unit.
+score()
+{
+	systemd-analyze security "$@" 2>&1 |
+	    sed -n 's/^.*Overall exposure level for [^:]*: \([0-9][0-9.]*\) .*$/\1/p'
+}
+seed=$(score --offline=yes "$SEED")
+loaded=$(score $SUP)
+file=$(score --offline=yes "$U/$SUP")
+echo "exposure: $SUP as loaded ${loaded:-?}, installed file ${file:-?}," \
+    "seed ${seed:-?}"
+for s in "loaded:$loaded" "file:$file"; do
+	v=${s#*:}
+	if [ -n "$v" ] && [ -n "$seed" ] &&
+	    awk -v a="$v" -v b="$seed" 'BEGIN { exit !(a + 0 < b + 0) }'; then
+		pass "exposure (${s%%:*}) $v < seed $seed"
+	else
+		fail "exposure (${s%%:*}) '$v' is not below the seed's '$seed'"
+	fi
+done
+
+# 6. The real supervisor under this unit: starts (READY=1), holds only
+# the promised capabilities, and leaves nothing behind when stopped.
+was_active=0
+systemctl is-active -q $SUP && was_active=1
+if [ $was_active = 0 ]; then
+	systemctl reset-failed $SUP 2>/dev/null
+	if systemctl start $SUP; then
+		pass "systemctl start $SUP (Type=notify: READY=1 seen)"
+	else
+		fail "systemctl start $SUP"
+		journalctl -u $SUP -n 30 --no-pager -o cat | sed 's/^/    | /'
+	fi
+fi
+mp=$(systemctl show -P MainPID $SUP)
+if [ "${mp:-0}" -gt 0 ] && [ -r "/proc/$mp/status" ]; then
+	st=/proc/$mp/status
+	grep -Eq "^CapBnd:[[:space:]]+$CAPS\$" "$st" &&
+	    pass "parent CapBnd is $CAPS" ||
+	    fail "parent $(grep '^CapBnd:' "$st"), want $CAPS"
+	# The parent may drop more once the relay runs, never hold more.
+	for c in CapPrm CapEff; do
+		v=$(sed -n "s/^$c:[[:space:]]*//p" "$st")
+		[ -n "$v" ] && [ $(( 0x$v & ~0x$CAPS )) = 0 ] &&
+		    pass "parent $c $v is within $CAPS" ||
+		    fail "parent $c is '$v', beyond $CAPS"
+	done
+	grep -Eq '^CapAmb:[[:space:]]+0+$' "$st" &&
+	    pass "parent has no ambient capabilities" ||
+	    fail "parent $(grep '^CapAmb:' "$st")"
+	grep -Eq '^NoNewPrivs:[[:space:]]+1$' "$st" &&
+	    pass "parent NoNewPrivs" || fail "parent lacks NoNewPrivs"
+	grep -Eq '^Seccomp:[[:space:]]+2$' "$st" &&
+	    pass "parent runs under a seccomp filter" ||
+	    fail "parent has no seccomp filter"
+	[ -n "$(pgrep -P "$mp")" ] && pass "the relay runs" ||
+	    fail "no relay child of the parent"
+else
+	fail "$SUP has no main process"
+	systemctl status --no-pager $SUP 2>&1 | sed 's/^/    | /'
+	journalctl -u $SUP -n 30 --no-pager -o cat | sed 's/^/    | /'
+fi
+expect_stat()
+{
+	v=$(stat -c '%F %U:%G %a' "$1" 2>&1)
+	[ "$v" = "$2" ] && pass "$1: $v" || fail "$1: '$v', want '$2'"
+}
+expect_stat $RUNDIR "directory root:byk 750"
+expect_stat $RUNDIR/supervisor.sock "socket root:byk 660"
+expect_stat $RUNDIR/empty "directory root:root 555"
+if [ $was_active = 0 ]; then
+	systemctl stop $SUP
+	expect_prop $SUP ActiveState inactive
+	expect_prop $SUP Result success
+	[ ! -e $RUNDIR ] && pass "$RUNDIR removed on stop" ||
+	    fail "$RUNDIR left behind on stop"
+	systemctl reset-failed $SUP 2>/dev/null
+fi
+
+[ $fails = 0 ] && echo "all passed" || echo "$fails failed"
+[ $fails = 0 ]
