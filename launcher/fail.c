@@ -27,7 +27,8 @@ lx_vfail(int status, int saved_errno, const char *fmt, va_list ap)
 	char	msg[512], line[640];
 	int	len;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* A truncated message is still worth writing. */
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (saved_errno != 0)
 		len = snprintf(line, sizeof(line), "%s: %s: %s\n",
 		    LAUNCHER_NAME, msg, strerror(saved_errno));
@@ -55,6 +56,7 @@ lx_fail(int status, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	lx_vfail(status, saved_errno, fmt, ap);
+	/* cppcheck-suppress va_end_missing ; lx_vfail() never returns */
 }
 
 void
@@ -64,4 +66,5 @@ lx_failx(int status, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	lx_vfail(status, 0, fmt, ap);
+	/* cppcheck-suppress va_end_missing ; lx_vfail() never returns */
 }

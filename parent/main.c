@@ -71,7 +71,8 @@ signals_setup(void)
 
 	for (i = 0; i < 4; i++) {
 		if (fns[i] == NULL) {
-			signal(sigs[i], SIG_IGN);
+			if (signal(sigs[i], SIG_IGN) == SIG_ERR)
+				fatal("signal");
 			continue;
 		}
 		ev[i] = evsignal_new(parent->base, sigs[i], fns[i], NULL);
@@ -110,7 +111,8 @@ main(int argc, char *argv[])
 	log_init("supervisor", verbose);
 	if (geteuid() != 0)
 		fatalx("must run as root");
-	signal(SIGPIPE, SIG_IGN);
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		fatal("signal");
 	parent->relay_pid = -1;
 	parent->relay_fd = -1;
 	user_lookup();

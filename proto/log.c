@@ -36,7 +36,8 @@ log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
 {
 	char	msg[1024];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* A truncated message is still worth writing. */
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (saved_errno != 0)
 		dprintf(STDERR_FILENO, "%s%s: %s: %s\n", prio, log_tag, msg,
 		    strerror(saved_errno));

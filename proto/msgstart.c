@@ -79,6 +79,8 @@ msg_start_decode(const uint8_t *buf, size_t len, struct start_args *args)
 		/* Look no further than one byte past the longest argument. */
 		lim = rem < START_MAX_ARGLEN + 1 ? rem : START_MAX_ARGLEN + 1;
 		if ((nul = memchr(p, '\0', lim)) == NULL)
+			/* cppcheck is wrong: equal when rem <= 4097. */
+			/* cppcheck-suppress knownConditionTrueFalse */
 			return lim == rem ? FRAME_E_TRUNCATED : FRAME_E_ARGLEN;
 		slen = (size_t)(nul - p);
 		if (i == 0 && slen == 0)

@@ -26,6 +26,10 @@ itlib_cleanup() {
 	rm -rf "$tmp"
 }
 
+# Whatever an earlier script left (a timed-out one, say) is not ours.
+systemctl stop "$CLIENT_UNIT" "$SUP" 2>/dev/null
+systemctl reset-failed "$CLIENT_UNIT" "$SUP" 2>/dev/null
+
 for t in opty-nodesim; do
 	[ -x "$TOOLS/$t" ] || { echo "FAIL: $TOOLS/$t missing (make tools)"; exit 1; }
 done

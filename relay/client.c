@@ -39,6 +39,8 @@ client_accept_cb(int fd, short what, void *arg)
 	(void)what;
 	(void)arg;
 	for (;;) {
+		/* accept4(2) takes a NULL addrlen with a NULL addr. */
+		/* cppcheck-suppress nullPointer */
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd == -1) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)

@@ -102,6 +102,8 @@ admit_real_client(uint32_t sid)
 
 	if (poll(&pfd, 1, 20000) != 1)
 		die("no client connected");
+	/* accept4(2) takes a NULL addrlen with a NULL addr. */
+	/* cppcheck-suppress nullPointer */
 	if ((conn = accept4(RELAY_FD_LISTEN, NULL, NULL, SOCK_CLOEXEC)) == -1)
 		die("accept");
 	raw_send(IMSG_AUTH_REQ, 0, sid, NULL, 0, &conn, 1);

@@ -152,7 +152,7 @@ test_hdr_roundtrip_caps(void **state)
 {
 	uint8_t			h[FRAME_HDR_LEN];
 	struct frame_hdr	fh;
-	uint8_t			t;
+	unsigned int		t;
 
 	(void)state;
 	for (t = FRAME_START; t <= FRAME_ERROR; t++) {
@@ -229,7 +229,7 @@ test_hdr_unknown_type(void **state)
 static void
 test_hdr_over_cap(void **state)
 {
-	uint8_t	t;
+	unsigned int	t;
 
 	(void)state;
 	for (t = FRAME_START; t <= FRAME_ERROR; t++) {

@@ -40,9 +40,11 @@ count_fds(void)
 	int		 n = 0;
 
 	d = opendir("/proc/self/fd");
-	if (d == NULL)
+	if (d == NULL) {
 		fail_msg("opendir /proc/self/fd: %s (is /proc mounted?)",
 		    strerror(errno));
+		return -1;	/* not reached: fail_msg() jumps out */
+	}
 	while ((de = readdir(d)) != NULL)
 		if (de->d_name[0] != '.')
 			n++;

@@ -57,6 +57,7 @@ test_one_frame_at_a_time(void **state)
 	outbuf_consume(&ob, 5);
 	p = outbuf_pending(&ob, &len);
 	assert_int_equal(len, FRAME_HDR_LEN + 3 - 5);
+	assert_memory_equal(p + FRAME_HDR_LEN - 5, "abc", 3);
 	assert_false(outbuf_empty(&ob));
 	outbuf_consume(&ob, 1000);		/* clamps */
 	assert_true(outbuf_empty(&ob));
