@@ -56,7 +56,7 @@ call_get_unit(struct dbusd *d, const char *unit, char *path, size_t pathlen)
 	r = call_method(d, SD_PATH, SD_MANAGER, "GetUnit", &reply, "s", unit);
 	if (r < 0)
 		return r;
-	if ((r = sd_bus_message_read_basic(reply, 'o', &p)) <= 0)
+	if (sd_bus_message_read_basic(reply, 'o', &p) <= 0)
 		r = -EBADMSG;
 	else if (strlen(p) >= pathlen)
 		r = -ENAMETOOLONG;

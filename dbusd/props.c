@@ -43,7 +43,7 @@ const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
 static int
 append_strv(sd_bus_message *m, const char *name, const char *const *v)
 {
-	int	r;
+	int	r, i;
 
 	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
 	    (r = sd_bus_message_append_basic(m, 's', name)) < 0 ||
@@ -53,10 +53,10 @@ append_strv(sd_bus_message *m, const char *name, const char *const *v)
 	for (; *v != NULL; v++)
 		if ((r = sd_bus_message_append_basic(m, 's', *v)) < 0)
 			return r;
-	if ((r = sd_bus_message_close_container(m)) < 0 ||
-	    (r = sd_bus_message_close_container(m)) < 0 ||
-	    (r = sd_bus_message_close_container(m)) < 0)
-		return r;
+	/* The array, the variant, the struct. */
+	for (i = 0; i < 3; i++)
+		if ((r = sd_bus_message_close_container(m)) < 0)
+			return r;
 	return 0;
 }
 

@@ -24,8 +24,8 @@ binds_only_supervisor(struct dbusd *d, const char *path)
 	    &reply, "ss", SD_UNIT, "BindsTo");
 	if (r < 0)
 		return r;
-	if ((r = sd_bus_message_enter_container(reply, 'v', "as")) <= 0 ||
-	    (r = sd_bus_message_enter_container(reply, 'a', "s")) <= 0) {
+	if (sd_bus_message_enter_container(reply, 'v', "as") <= 0 ||
+	    sd_bus_message_enter_container(reply, 'a', "s") <= 0) {
 		sd_bus_message_unref(reply);
 		return -EBADMSG;
 	}
@@ -86,8 +86,7 @@ dbusd_sweep_orphans(struct dbusd *d)
 	    "asas", 0, 1, OPTY_UNIT_PREFIX "*" OPTY_UNIT_SUFFIX);
 	if (r < 0)
 		return r;
-	if ((r = sd_bus_message_enter_container(reply, 'a',
-	    "(ssssssouso)")) <= 0) {
+	if (sd_bus_message_enter_container(reply, 'a', "(ssssssouso)") <= 0) {
 		sd_bus_message_unref(reply);
 		return -EBADMSG;
 	}

@@ -42,8 +42,10 @@ fds_bind_self(void)
 	if ((fd = open(LAUNCHER_SELF_EXE, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	if (fd == LAUNCHER_SELF_FD) {
-		if (fcntl(fd, F_SETFD, 0) == -1)
+		if (fcntl(fd, F_SETFD, 0) == -1) {
+			close(fd);
 			return -1;
+		}
 	} else {
 		if (dup2(fd, LAUNCHER_SELF_FD) == -1) {
 			close(fd);

@@ -34,8 +34,9 @@ session_arm(struct session *s, uint64_t usec)
 {
 	struct timeval	 tv;
 
-	tv.tv_sec = usec / 1000000;
-	tv.tv_usec = usec % 1000000;
+	/* Both fit: UINT64_MAX / 10^6 is far below the time_t maximum. */
+	tv.tv_sec = (time_t)(usec / 1000000);
+	tv.tv_usec = (suseconds_t)(usec % 1000000);
 	evtimer_add(s->timer, &tv);
 }
 

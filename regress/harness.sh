@@ -37,6 +37,7 @@ HARNESS_LEADER=
 HARNESS_NSPAWN_START=
 HARNESS_LEADER_START=
 HARNESS_UP=0
+HARNESS_EXEC_PID=
 
 harness_log()
 {
@@ -238,7 +239,11 @@ harness_exec()
 	fi
 	nsenter -t "$HARNESS_LEADER" -a --wdns="$REPO" -- env -i \
 	    PATH="$HARNESS_PATH" HOME=/root LANG=C.UTF-8 TERM=dumb "$@" &
-	wait $!
+	HARNESS_EXEC_PID=$!
+	wait $HARNESS_EXEC_PID
+	set -- $?
+	HARNESS_EXEC_PID=
+	return "$1"
 }
 
 harness_install()
@@ -340,6 +345,11 @@ harness_stop()
 	trap - EXIT
 	trap '' INT TERM HUP
 	[ -n "$HARNESS_STATE" ] || return 0
+	# An nsenter still waiting for a command must go first: the
+	# container's shutdown SIGSTOPs every process, nsenter then stops
+	# itself too, never reaps its child, and PID 1 never exits.  Its
+	# child, now an orphan, is reaped by the container's systemd.
+	[ -n "$HARNESS_EXEC_PID" ] && kill -KILL "$HARNESS_EXEC_PID" 2>/dev/null
 	if harness_nspawn_alive; then
 		# nspawn turns SIGTERM into a clean poweroff of the container.
 		kill -TERM "$HARNESS_NSPAWN"

@@ -9,7 +9,9 @@ client -n 1000 -q -- /bin/sh -c 'head -c 4096 /dev/zero | tr "\0" x; exit 3'
 good=$(grep -c '^opty-nodesim: exit code=1 status=3 result=exit-code bytes=4096$' "$tmp/err")
 bad=$(grep '^opty-nodesim:' "$tmp/err" | grep -vc 'bytes=4096$')
 check "1000 runs delivered 4096 bytes then exit 3 ($good good, $bad short)" \
-    test "$good" = 1000
+    test "$good" = 1000 ||
+    grep '^opty-nodesim:' "$tmp/err" | grep -v ' status=3 result=exit-code bytes=4096$' |
+    head -n 5 | sed 's/^/  /' 
 check "no session unit left" wait_no_units 10
 sup_stop
 finish

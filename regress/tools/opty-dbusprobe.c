@@ -183,7 +183,7 @@ on_stream(evutil_socket_t fd, short ev, void *arg)
 		event_del(p->ev_stream);
 		return;
 	}
-	fwrite(buf, 1, (size_t)n, stdout);
+	(void)fwrite(buf, 1, (size_t)n, stdout);
 	p->last = buf[n - 1];
 }
 
@@ -193,7 +193,9 @@ cmd_start(struct probe *p, int argc, char **argv)
 	struct unit_spec	 spec;
 	struct timeval		 tv = { 0, 100000 };
 	char			 name[64];
-	const char		*input;
+	const char		*input, *rt;
+	char			*end;
+	unsigned long		 rts;
 	int			 sp[2], dir, r;
 
 	if (argc < 2)
@@ -209,8 +211,13 @@ cmd_start(struct probe *p, int argc, char **argv)
 	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
 	    .stream_fd = sp[1], .dir_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
-	if (getenv("OPTY_PROBE_RUNTIME") != NULL)
-		spec.runtime_sec = (uint32_t)atoi(getenv("OPTY_PROBE_RUNTIME"));
+	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {
+		errno = 0;
+		rts = strtoul(rt, &end, 10);
+		if (errno != 0 || end == rt || *end != '\0' || rts > UINT32_MAX)
+			fatalx("bad OPTY_PROBE_RUNTIME '%s'", rt);
+		spec.runtime_sec = (uint32_t)rts;
+	}
 	r = dbusd_start_unit(p->d, &spec, p->job, sizeof(p->job));
 	close(sp[1]);
 	close(dir);
@@ -219,7 +226,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 		return 1;
 	}
 	printf("unit=%s\njob=%s\n", name, p->job);
-	fflush(stdout);
+	(void)fflush(stdout);
 	p->ev_poll = evtimer_new(p->base, on_poll, p);
 	p->ev_stream = event_new(p->base, p->stream, EV_READ | EV_PERSIST,
 	    on_stream, p);

@@ -47,7 +47,7 @@ pass(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
-	fflush(stdout);
+	(void)fflush(stdout);
 }
 
 static void
@@ -60,7 +60,7 @@ fail(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
-	fflush(stdout);
+	(void)fflush(stdout);
 	fails++;
 }
 
@@ -493,7 +493,7 @@ scenario_slow_client(void)
 	uint32_t	sid, len;
 	size_t		written = 0, got = 0;
 	ssize_t		n;
-	int		cfd, ufd, t;
+	int		cfd, ufd;
 
 	cfd = running(&sid, &ufd);
 	memset(chunk, 'z', sizeof(chunk));
@@ -510,7 +510,7 @@ scenario_slow_client(void)
 		pass("slow client: the unit side blocked after %zu bytes",
 		    written);
 	shutdown(ufd, SHUT_WR);
-	while ((t = read_frame(cfd, buf, &len)) == FRAME_OUTPUT)
+	while (read_frame(cfd, buf, &len) == FRAME_OUTPUT)
 		got += len;
 	if (got != written)
 		fail("slow client: %zu of %zu bytes arrived", got, written);
@@ -613,8 +613,8 @@ main(int argc, char *argv[])
 	const char	*relay_path = argc > 1 ? argv[1] : OPTY_RELAY_PATH;
 	int		 status;
 
-	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	(void)signal(SIGPIPE, SIG_IGN);
+	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	setup(relay_path);
 	check_relay_status();
 	scenario_deny();

@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,22 @@ die(const char *what)
 {
 	fprintf(stderr, "opty-nodesim: %s: %s\n", what, strerror(errno));
 	exit(2);
+}
+
+/* A non-negative decimal option value; anything else is a usage error. */
+static int
+num(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "opty-nodesim: bad number '%s'\n", s);
+		exit(2);
+	}
+	return (int)v;
 }
 
 static int
@@ -253,7 +270,7 @@ sim_frame(const struct nodesim *ns, struct frame_reader *fr,
 	case FRAME_EXIT:
 		if (exit_decode(fr->payload, fr->hdr.len, &ex) != 0)
 			break;
-		fflush(stdout);
+		(void)fflush(stdout);
 		fprintf(stderr, "opty-nodesim: exit code=%u status=%u "
 		    "result=%s bytes=%llu\n", ex.code, ex.status, ex.result,
 		    (unsigned long long)*bytes);
@@ -261,7 +278,7 @@ sim_frame(const struct nodesim *ns, struct frame_reader *fr,
 	case FRAME_ERROR:
 		if (error_decode(fr->payload, fr->hdr.len, &er) != 0)
 			break;
-		fflush(stdout);
+		(void)fflush(stdout);
 		fprintf(stderr, "opty-nodesim: error code=%u text=%s\n",
 		    er.code, er.text);
 		return 3;
@@ -393,10 +410,10 @@ main(int argc, char *argv[])
 		case 'd': ns.dir = optarg; break;
 		case 'F': ns.forgery = optarg; break;
 		case 'r': ns.replfile = optarg; break;
-		case 'P': ns.parallel = atoi(optarg); break;
-		case 's': ns.slow = atoi(optarg); break;
+		case 'P': ns.parallel = num(optarg); break;
+		case 's': ns.slow = num(optarg); break;
 		case 'i': ns.input = optarg; break;
-		case 'n': ns.runs = atoi(optarg); break;
+		case 'n': ns.runs = num(optarg); break;
 		case 'q': ns.quiet = 1; break;
 		case 't': ns.runtime = optarg; break;
 		case 'w': ns.waitfile = optarg; break;
@@ -410,7 +427,7 @@ main(int argc, char *argv[])
 	}
 	ns.argv = argv + optind;
 	ns.argc = argc - optind;
-	setvbuf(stderr, NULL, _IOLBF, 0);
+	(void)setvbuf(stderr, NULL, _IOLBF, 0);
 	if (ns.parallel > 0)
 		return sim_parallel(&ns);
 	for (i = 0; i < ns.runs && r == 0; i++)

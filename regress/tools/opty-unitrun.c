@@ -144,7 +144,7 @@ make_unit_name(void)
 	p = run.unit + snprintf(run.unit, sizeof(run.unit), "opty-unitrun-");
 	for (i = 0; i < sizeof(r); i++, p += 2)
 		snprintf(p, 3, "%02x", r[i]);
-	strcpy(p, ".service");
+	snprintf(p, sizeof(run.unit) - (size_t)(p - run.unit), ".service");
 	if (sd_bus_path_encode(SD_PATH "/unit", run.unit, &run.path) < 0)
 		fatalx("cannot encode the unit's object path");
 }

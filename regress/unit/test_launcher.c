@@ -220,22 +220,26 @@ pathfix_setup(void **state)
 		tmp = "/tmp";
 	snprintf(f->root, sizeof(f->root), "%s/test_launcher.XXXXXX", tmp);
 	if (mkdtemp(f->root) == NULL)
-		return -1;
+		goto bad;
 	join2(f->d1, sizeof(f->d1), f->root, "d1");
 	join2(f->d2, sizeof(f->d2), f->root, "d2");
 	if (mkdir(f->d1, 0755) == -1 || mkdir(f->d2, 0755) == -1)
-		return -1;
+		goto bad;
 	snprintf(f->path, sizeof(f->path), "%s:%s", f->d1, f->d2);
 	mkfile(f->d1, "plain", 0644);	/* not executable */
 	mkfile(f->d2, "plain", 0755);
 	mkfile(f->d2, "only2", 0755);
 	join2(p, sizeof(p), f->d1, "isdir");
 	if (mkdir(p, 0755) == -1)
-		return -1;
+		goto bad;
 	mkfile(f->d2, "isdir", 0755);
 	mkfile(f->root, "incwd", 0755);
 	*state = f;
 	return 0;
+bad:
+	/* cmocka runs no teardown after a failed setup. */
+	free(f);
+	return -1;
 }
 
 static void
