@@ -18,8 +18,8 @@
 # Knobs: HARNESS_TIMEOUT (boot/poweroff seconds, default 60),
 # HARNESS_MASK (units masked inside), BUILD (build dir, default build).
 
-# Every script using it lives next to it, in regress/.
-HARNESS_SELF=$(cd "$(dirname "$0")" && pwd -P)/harness.sh
+# Scripts sourcing it live next to it, in regress/, or set HARNESS_SELF.
+HARNESS_SELF=${HARNESS_SELF:-$(cd "$(dirname "$0")" && pwd -P)/harness.sh}
 REPO=$(cd "$(dirname "$HARNESS_SELF")/.." && pwd -P)
 BUILD=${BUILD:-build}
 HARNESS_TIMEOUT=${HARNESS_TIMEOUT:-60}
@@ -336,6 +336,17 @@ harness_rm_cgroups()
 	done
 }
 
+# harness_kill_tree PID: SIGKILL PID and its descendants, parents first
+# (stopped first, so that none can fork while its children are killed).
+harness_kill_tree()
+{
+	kill -STOP "$1" 2>/dev/null
+	for c in $(pgrep -P "$1"); do
+		harness_kill_tree "$c"
+	done
+	kill -KILL "$1" 2>/dev/null
+}
+
 # Idempotent; returns non-zero if anything of ours was left behind.
 harness_stop()
 {
@@ -345,11 +356,11 @@ harness_stop()
 	trap - EXIT
 	trap '' INT TERM HUP
 	[ -n "$HARNESS_STATE" ] || return 0
-	# An nsenter still waiting for a command must go first: the
-	# container's shutdown SIGSTOPs every process, nsenter then stops
-	# itself too, never reaps its child, and PID 1 never exits.  Its
-	# child, now an orphan, is reaped by the container's systemd.
-	[ -n "$HARNESS_EXEC_PID" ] && kill -KILL "$HARNESS_EXEC_PID" 2>/dev/null
+	# A command still running under harness_exec goes first, nsenter
+	# and all: the container's shutdown SIGSTOPs every process, nsenter
+	# then stops itself too and never reaps its child, so PID 1 never
+	# exits; and orphans that are in no unit slow the poweroff down.
+	[ -n "$HARNESS_EXEC_PID" ] && harness_kill_tree "$HARNESS_EXEC_PID"
 	if harness_nspawn_alive; then
 		# nspawn turns SIGTERM into a clean poweroff of the container.
 		kill -TERM "$HARNESS_NSPAWN"

@@ -83,7 +83,23 @@ wait_no_units() {
 # client ARGS...: runs opty-nodesim ARGS as the MainPID of
 # opencode-v2.service (user byk), the way the Node service runs.
 # Output in $tmp/out (CR removed), the last stderr line in $tmp/last.
+# systemd-run's ExecStart= expands '$' in every argument; '$$' is one
+# '$'.  sd_escape VALUE sets $r to VALUE with each '$' doubled (pure sh,
+# so a trailing newline survives).
+sd_escape() {
+	r= s=$1
+	while :; do
+		case $s in
+		*'$'*) r="$r${s%%\$*}\$\$"; s=${s#*\$} ;;
+		*) r="$r$s"; return ;;
+		esac
+	done
+}
+
 client() {
+	n=$#
+	for a; do sd_escape "$a"; set -- "$@" "$r"; done
+	shift "$n"
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
 	    -p Type=exec -p User=byk -p Group=byk -- \

@@ -13,6 +13,13 @@
 fails=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# verdict PASSMSG FAILMSG CMD...: PASS or FAIL on CMD's status.
+verdict()
+{
+	okm=$1 badm=$2
+	shift 2
+	if "$@"; then pass "$okm"; else fail "$badm"; fi
+}
 
 BUILD=${BUILD:-build}
 U=/etc/systemd/system
@@ -36,10 +43,13 @@ id -u byk >/dev/null 2>&1 ||
 
 scratch=
 made_fixture=0
+# shellcheck disable=SC2317	# called from the trap
 cleanup()
 {
-	[ -n "$scratch" ] && rm -rf "$scratch"
-	if [ $made_fixture = 1 ]; then
+	if [ -n "$scratch" ]; then
+		rm -rf "$scratch"
+	fi
+	if [ "$made_fixture" = 1 ]; then
 		rm -f "$FIXTURE"
 		systemctl daemon-reload
 	fi
@@ -58,8 +68,8 @@ for f in $SUP $SLICE $DROPIN; do
 		fail "$U/$f differs from etc/$f"
 	fi
 	st=$(stat -c '%U:%G %a' "$U/$f")
-	[ "$st" = "root:root 644" ] && pass "$U/$f is $st" ||
-	    fail "$U/$f is $st, not root:root 644"
+	verdict "$U/$f is $st" "$U/$f is $st, not root:root 644" \
+	    [ "$st" = "root:root 644" ]
 done
 
 # 2. systemd-analyze verify: silent (it only warns on unknown keys).
@@ -104,7 +114,7 @@ esac
 expect_prop()
 {
 	v=$(systemctl show -P "$2" "$1")
-	[ "$v" = "$3" ] && pass "$1: $2=$v" || fail "$1: $2='$v', want '$3'"
+	verdict "$1: $2=$v" "$1: $2='$v', want '$3'" [ "$v" = "$3" ]
 }
 expect_prop $SLICE CPUAccounting yes
 expect_prop $SLICE MemoryAccounting yes
@@ -236,26 +246,26 @@ fi
 mp=$(systemctl show -P MainPID $SUP)
 if [ "${mp:-0}" -gt 0 ] && [ -r "/proc/$mp/status" ]; then
 	st=/proc/$mp/status
-	grep -Eq "^CapBnd:[[:space:]]+$CAPS\$" "$st" &&
-	    pass "parent CapBnd is $CAPS" ||
-	    fail "parent $(grep '^CapBnd:' "$st"), want $CAPS"
+	verdict "parent CapBnd is $CAPS" \
+	    "parent $(grep '^CapBnd:' "$st"), want $CAPS" \
+	    grep -Eq "^CapBnd:[[:space:]]+$CAPS\$" "$st"
 	# The parent may drop more once the relay runs, never hold more.
 	for c in CapPrm CapEff; do
 		v=$(sed -n "s/^$c:[[:space:]]*//p" "$st")
-		[ -n "$v" ] && [ $(( 0x$v & ~0x$CAPS )) = 0 ] &&
-		    pass "parent $c $v is within $CAPS" ||
-		    fail "parent $c is '$v', beyond $CAPS"
+		extra=$(( 0x${v:-ffffffffffffffff} & ~0x$CAPS ))
+		verdict "parent $c $v is within $CAPS" \
+		    "parent $c is '$v', beyond $CAPS" [ "$extra" = 0 ]
 	done
-	grep -Eq '^CapAmb:[[:space:]]+0+$' "$st" &&
-	    pass "parent has no ambient capabilities" ||
-	    fail "parent $(grep '^CapAmb:' "$st")"
-	grep -Eq '^NoNewPrivs:[[:space:]]+1$' "$st" &&
-	    pass "parent NoNewPrivs" || fail "parent lacks NoNewPrivs"
-	grep -Eq '^Seccomp:[[:space:]]+2$' "$st" &&
-	    pass "parent runs under a seccomp filter" ||
-	    fail "parent has no seccomp filter"
-	[ -n "$(pgrep -P "$mp")" ] && pass "the relay runs" ||
-	    fail "no relay child of the parent"
+	verdict "parent has no ambient capabilities" \
+	    "parent $(grep '^CapAmb:' "$st")" \
+	    grep -Eq '^CapAmb:[[:space:]]+0+$' "$st"
+	verdict "parent NoNewPrivs" "parent lacks NoNewPrivs" \
+	    grep -Eq '^NoNewPrivs:[[:space:]]+1$' "$st"
+	verdict "parent runs under a seccomp filter" \
+	    "parent has no seccomp filter" \
+	    grep -Eq '^Seccomp:[[:space:]]+2$' "$st"
+	verdict "the relay runs" "no relay child of the parent" \
+	    [ -n "$(pgrep -P "$mp")" ]
 else
 	fail "$SUP has no main process"
 	systemctl status --no-pager $SUP 2>&1 | sed 's/^/    | /'
@@ -264,7 +274,7 @@ fi
 expect_stat()
 {
 	v=$(stat -c '%F %U:%G %a' "$1" 2>&1)
-	[ "$v" = "$2" ] && pass "$1: $v" || fail "$1: '$v', want '$2'"
+	verdict "$1: $v" "$1: '$v', want '$2'" [ "$v" = "$2" ]
 }
 expect_stat $RUNDIR "directory root:byk 750"
 expect_stat $RUNDIR/supervisor.sock "socket root:byk 660"
@@ -273,10 +283,14 @@ if [ $was_active = 0 ]; then
 	systemctl stop $SUP
 	expect_prop $SUP ActiveState inactive
 	expect_prop $SUP Result success
-	[ ! -e $RUNDIR ] && pass "$RUNDIR removed on stop" ||
-	    fail "$RUNDIR left behind on stop"
+	verdict "$RUNDIR removed on stop" "$RUNDIR left behind on stop" \
+	    [ ! -e $RUNDIR ]
 	systemctl reset-failed $SUP 2>/dev/null
 fi
 
-[ $fails = 0 ] && echo "all passed" || echo "$fails failed"
-[ $fails = 0 ]
+if [ $fails = 0 ]; then
+	echo "all passed"
+	exit 0
+fi
+echo "$fails failed"
+exit 1

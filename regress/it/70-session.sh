@@ -48,11 +48,10 @@ check "in opencode-pty.slice under a strict unit name" grep -Eqx \
     '0::/opencode.slice/opencode-pty.slice/opencode-pty-[0-9a-f]{32}\.service' \
     "$tmp/out"
 
-# argv arrives byte-exact and unevaluated.  ('$$' because systemd-run's
-# own ExecStart= of the client service expands '$': '$$' is one '$'.)
+# argv arrives byte-exact and unevaluated.
 nl='
 '
-client -- /usr/bin/printf '[%s]\n' 'a b' "q'u\"ote" '$$(id)' ';' '*' \
+client -- /usr/bin/printf '[%s]\n' 'a b' "q'u\"ote" '$(id)' ';' '*' \
     "line1${nl}line2" '' 'ü€'
 printf '[%s]\n' 'a b' "q'u\"ote" '$(id)' ';' '*' "line1${nl}line2" '' \
     'ü€' > "$tmp/argv.want"
