@@ -207,7 +207,7 @@ harness_start()
 			fi
 		fi
 		if [ -n "$HARNESS_LEADER" ]; then
-			st=$(nsenter -t "$HARNESS_LEADER" -a \
+			st=$(timeout 10 nsenter -t "$HARNESS_LEADER" -a \
 			    systemctl is-system-running 2>/dev/null)
 			case "$st" in running|degraded) break ;; esac
 		fi
