@@ -3,7 +3,8 @@
 # tears it down leaving nothing behind.  Test-only, never installed; runs
 # as root on the test host.  See docs/TESTING.md.
 #
-# Sourced by regress/integration.sh and regress/demo.sh (POSIX sh):
+# Sourced by regress/integration.sh and regress/demo.sh (POSIX sh plus
+# `local`, which dash has):
 #	harness_trap		tear down on EXIT, INT, TERM, HUP
 #	harness_start		boot; returns once the manager is running
 #	harness_exec [VAR=val...] CMD...
@@ -18,6 +19,7 @@
 # Knobs: HARNESS_TIMEOUT (boot/poweroff seconds, default 60),
 # HARNESS_MASK (units masked inside), BUILD (build dir, default build).
 
+# shellcheck shell=dash disable=SC2016,SC2013,SC2044
 # Scripts sourcing it live next to it, in regress/, or set HARNESS_SELF.
 HARNESS_SELF=${HARNESS_SELF:-$(cd "$(dirname "$0")" && pwd -P)/harness.sh}
 REPO=$(cd "$(dirname "$HARNESS_SELF")/.." && pwd -P)
@@ -125,6 +127,7 @@ harness_inner()
 
 harness_find_leader()
 {
+	local c
 	for c in $(pgrep -P "$1"); do
 		if awk '/^NSpid:/ { exit !($NF == 1 && NF > 2) }' \
 		    "/proc/$c/status" 2>/dev/null; then
@@ -154,6 +157,7 @@ harness_console()
 
 harness_check_prereqs()
 {
+	local c
 	if [ "$(id -u)" != 0 ]; then
 		harness_log "must run as root"
 		return 1
@@ -168,6 +172,7 @@ harness_check_prereqs()
 
 harness_start()
 {
+	local d t0 deadline st
 	harness_check_prereqs || return 1
 	HARNESS_STATE=$(mktemp -d "${TMPDIR:-/tmp}/opty-harness.XXXXXX") ||
 	    return 1
@@ -248,6 +253,7 @@ harness_exec()
 
 harness_install()
 {
+	local progs
 	harness_log "installing into the container (BUILD=$BUILD)"
 	harness_exec /bin/sh -ec '
 		id -u byk >/dev/null 2>&1 || useradd -m -U byk
@@ -282,6 +288,7 @@ harness_install()
 # "kill", also SIGKILL what is found.
 harness_leftovers()
 {
+	local bad f p d
 	bad=0
 	if harness_nspawn_alive; then
 		harness_log "leftover systemd-nspawn $HARNESS_NSPAWN"
@@ -319,6 +326,7 @@ harness_leftovers()
 
 harness_rm_cgroups()
 {
+	local d i p
 	for d in $(harness_cgroup_dirs "$HARNESS_NAME"); do
 		[ -d "$d" ] || continue
 		i=0
@@ -340,6 +348,7 @@ harness_rm_cgroups()
 # (stopped first, so that none can fork while its children are killed).
 harness_kill_tree()
 {
+	local c
 	kill -STOP "$1" 2>/dev/null
 	for c in $(pgrep -P "$1"); do
 		harness_kill_tree "$c"
@@ -350,6 +359,7 @@ harness_kill_tree()
 # Idempotent; returns non-zero if anything of ours was left behind.
 harness_stop()
 {
+	local i rc
 	[ "$HARNESS_UP" = 1 ] || return 0
 	HARNESS_UP=0
 	# A second ^C must not abandon a half-done teardown.

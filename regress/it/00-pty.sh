@@ -76,13 +76,19 @@ fi
 # The tool itself: input, a directory as stderr, failures, the timeout.
 unitrun -u byk -i hello -- /usr/bin/head -c 5
 expect_result 1 0 success "input written to the stream"
-[ "$(cat "$tmp/out")" = hello ] && pass "the unit read the input" ||
-    fail "input echoed back as '$(cat "$tmp/out")'"
+if [ "$(cat "$tmp/out")" = hello ]; then
+	pass "the unit read the input"
+else
+	fail "input echoed back as '$(cat "$tmp/out")'"
+fi
 
 unitrun -u byk -d /var/tmp -- /usr/bin/readlink /proc/self/fd/2
 expect_result 1 0 success "-d dir"
-[ "$(cat "$tmp/out")" = /var/tmp ] && pass "stderr is the directory" ||
-    fail "stderr is '$(cat "$tmp/out")', not /var/tmp"
+if [ "$(cat "$tmp/out")" = /var/tmp ]; then
+	pass "stderr is the directory"
+else
+	fail "stderr is '$(cat "$tmp/out")', not /var/tmp"
+fi
 
 unitrun -u byk -- /bin/sh -c 'exit 3'
 expect_result 1 3 exit-code "a failing command (unit failed, reset)"
