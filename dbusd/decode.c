@@ -45,6 +45,8 @@ decode_one(const struct prop_want *w, const struct prop_value *v, void *out)
 		memcpy(dst, &v->u, sizeof(v->u));
 	else if (strcmp(w->sig, "i") == 0 && w->size == sizeof(int32_t))
 		memcpy(dst, &v->i, sizeof(v->i));
+	else if (strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t))
+		memcpy(dst, &v->t, sizeof(v->t));
 	else if (strcmp(w->sig, "ay") == 0) {
 		if (v->aylen != w->size || v->ay == NULL)
 			return -EBADMSG;

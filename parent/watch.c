@@ -19,6 +19,7 @@
 
 #define POLL_FAST_USEC	20000		/* starting, stopping */
 #define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
+#define START_GUARD_USEC (120ULL * 1000000)
 
 uint64_t
 now_usec(void)
@@ -38,6 +39,24 @@ session_arm(struct session *s, uint64_t usec)
 	tv.tv_sec = (time_t)(usec / 1000000);
 	tv.tv_usec = (suseconds_t)(usec % 1000000);
 	evtimer_add(s->timer, &tv);
+}
+
+/*
+ * Right after StartTransientUnit the unit is "inactive" with its start
+ * job still queued: that is not an exit.  The start has settled once
+ * the job is gone (JobRemoved), the main process was forked, or the
+ * unit is in any other state; a job that vanished without a word is
+ * given up on after START_GUARD_USEC.
+ */
+static int
+start_settled(const struct session *s, const struct unit_state *st)
+{
+	if (s->job_done || s->job_failed || !st->loaded)
+		return 1;
+	if (strcmp(st->active, "activating") == 0 ||
+	    (strcmp(st->active, "inactive") == 0 && st->exec_start_usec == 0))
+		return now_usec() - s->started_usec > START_GUARD_USEC;
+	return 1;
 }
 
 static int
@@ -146,8 +165,7 @@ session_check(struct session *s)
 		return;
 	}
 	if (s->state == SS_STARTING) {
-		if (st.loaded && strcmp(st.active, "activating") == 0 &&
-		    !s->job_failed) {
+		if (!start_settled(s, &st)) {
 			session_arm(s, POLL_FAST_USEC);
 			return;
 		}
@@ -192,11 +210,14 @@ session_hint(const struct hint *h, void *arg)
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
 		if (h->kind == HINT_JOB_REMOVED && s->state == SS_STARTING &&
-		    strcmp(h->job, s->job) == 0 &&
-		    strcmp(h->result, "done") != 0) {
-			log_info("session %u: start job of %s: %s", s->sid,
-			    s->unit, h->result);
-			s->job_failed = 1;
+		    strcmp(h->job, s->job) == 0) {
+			if (strcmp(h->result, "done") == 0)
+				s->job_done = 1;
+			else {
+				log_info("session %u: start job of %s: %s",
+				    s->sid, s->unit, h->result);
+				s->job_failed = 1;
+			}
 		}
 		session_check(s);
 		parent_status();

@@ -1,0 +1,172 @@
+# inner.sh: the benchmark driver inside the disposable systemd (never
+# installed).  Runs as root, cwd = the repository, started by bench.sh
+# through harness_exec with TOOLS and OUT set.  Writes raw per-run lines
+# to $OUT/*.txt; bench/report.sh turns them into the table.  Nothing here
+# judges a number: a slow figure is reported, never a failure.  A session
+# that fails outright is recorded as such in the raw lines.
+. "$REPO/regress/itlib.sh"
+
+: "${OUT:?OUT is not set}"
+RUNS=${BENCH_RUNS:-5}
+TPUT_MIB=${BENCH_TPUT_MIB:-16}
+IN_MIB=${BENCH_IN_MIB:-16}
+LAT_N=${BENCH_LAT_N:-200}
+LOAD_N=${BENCH_LOAD_N:-50}
+TAIL_N=${BENCH_TAIL_N:-1000}
+WINDOW=${BENCH_WINDOW:-5}
+TPUT_CMD="head -c ${TPUT_MIB}M /dev/zero | base64 -w 76"
+IN_BYTES=$((IN_MIB * 1048576))
+IN_CMD="stty raw -echo; printf R; head -c $IN_BYTES >/dev/null; printf D"
+SDRUN="/usr/bin/systemd-run --quiet -p User=byk -p Group=byk
+    --slice=opencode-pty.slice"
+
+log() { echo "bench: $*" >&2; }
+
+# benchc ARGS...: opty-benchc as the MainPID of opencode-v2.service.
+benchc() {
+	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
+	    -p Type=exec -p User=byk -p Group=byk -- \
+	    "$TOOLS/opty-benchc" -d "$WORK" "$@" < /dev/null
+}
+benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
+benchexec() { "$TOOLS/opty-benchexec" "$@"; }
+
+sup_pids() {
+	PARENT=$(systemctl show -P MainPID "$SUP")
+	RELAY=$(pgrep -P "$PARENT" | head -n 1)
+}
+# cpu_ticks: utime+stime of the parent and the relay, in clock ticks.
+cpu_ticks() {
+	for p in "$PARENT" "$RELAY"; do
+		sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 }'
+	done | awk '{ s += $1 } END { print s }'
+}
+# mem LABEL: VmRSS and VmHWM, then Pss and Private_Dirty (KiB) of the
+# parent and the relay into mem.txt.  VmRSS counts the shared clean pages
+# of libc and the other libraries; Pss and Private_Dirty are the
+# process's own share.
+mem() {
+	for p in "$PARENT" "$RELAY"; do
+		awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 }
+		    END { printf " %s %s", r, h }' "/proc/$p/status"
+	done | sed "s/^/M $1/" >> "$OUT/mem.txt"
+	for p in "$PARENT" "$RELAY"; do
+		awk '/^Pss:/ { s = $2 } /^Private_Dirty:/ { d = $2 }
+		    END { printf " %s %s", s, d }' "/proc/$p/smaps_rollup"
+	done >> "$OUT/mem.txt"
+	echo >> "$OUT/mem.txt"
+}
+
+sup_start || { log "supervisor did not start"; exit 1; }
+sup_pids
+echo "CLK_TCK $(getconf CLK_TCK)" > "$OUT/env.txt"
+echo "NPROC $(nproc)" >> "$OUT/env.txt"
+echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
+echo "SYSTEMD $(systemctl --version | head -n 1)" >> "$OUT/env.txt"
+echo "CONF runs=$RUNS tput_mib=$TPUT_MIB in_mib=$IN_MIB lat_n=$LAT_N" \
+    "load_n=$LOAD_N tail_n=$TAIL_N window=$WINDOW" >> "$OUT/env.txt"
+mem idle-start
+
+log "warm-up"
+benchc -n 5 -- /bin/echo x > /dev/null
+benchunit -n 5 -- /bin/echo x > /dev/null
+mem idle
+
+log "output throughput: $RUNS x 3 paths, ${TPUT_MIB} MiB of zeroes in base64"
+r=0
+while [ $r -lt "$RUNS" ]; do
+	c0=$(cpu_ticks)
+	benchc -- /bin/sh -c "$TPUT_CMD" | sed -n "s/^J /sup $r /p" \
+	    >> "$OUT/tput.txt"
+	echo "cpu $r $(( $(cpu_ticks) - c0 ))" >> "$OUT/tput.txt"
+	benchunit -- /bin/sh -c "$TPUT_CMD" | sed "s/^U /script $r /" \
+	    >> "$OUT/tput.txt"
+	# shellcheck disable=SC2086
+	benchexec -- $SDRUN --pty --wait -- /bin/sh -c "$TPUT_CMD" |
+	    sed "s/^X /sdpty $r /" >> "$OUT/tput.txt"
+	r=$((r + 1))
+done
+
+log "input throughput: $RUNS x 2 paths, ${IN_MIB} MiB in raw mode"
+r=0
+while [ $r -lt "$RUNS" ]; do
+	benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+	    sed -n "s/^J /sup $r /p" >> "$OUT/input.txt"
+	benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+	    sed "s/^U /script $r /" >> "$OUT/input.txt"
+	r=$((r + 1))
+done
+
+log "start latency: $LAT_N sessions x 2 commands x 3 paths"
+for cmd in true echo; do
+	if [ $cmd = true ]; then set -- /bin/true; else set -- /bin/echo x; fi
+	benchc -n "$LAT_N" -- "$@" | sed -n "s/^J /sup $cmd /p" \
+	    >> "$OUT/lat.txt"
+	benchunit -n "$LAT_N" -- "$@" | sed "s/^U /bare $cmd /" \
+	    >> "$OUT/lat.txt"
+	# shellcheck disable=SC2086
+	benchexec -n "$LAT_N" -- $SDRUN --wait --pipe -- "$@" |
+	    sed "s/^X /sdpipe $cmd /" >> "$OUT/lat.txt"
+done
+mem idle-after-latency
+
+log "16 sessions at full output: $RUNS windows of ${WINDOW}s"
+r=0
+while [ $r -lt "$RUNS" ]; do
+	wait_no_units 30 || log "session units left before a window"
+	( sleep $((WINDOW / 2 + 2)); mem "16-sessions-run$r" ) &
+	benchc -n 0 -L 16 -l "$TPUT_CMD" -T "$WINDOW" |
+	    sed -n "s/^L /conc $r /p" >> "$OUT/conc.txt"
+	wait
+	r=$((r + 1))
+done
+
+wait_no_units 30 || log "session units left after the windows"
+log "start latency under load: 15 loaded sessions, $LOAD_N starts"
+benchc -L 15 -l "$TPUT_CMD" -K -n "$LOAD_N" -- /bin/echo x |
+    sed -n 's/^J /loaded echo /p; s/^L /load /p; s/^# busy /busy /p' \
+    >> "$OUT/lat.txt"
+
+log "memory: one 1 KiB/s reader of 256 MiB of output"
+( sleep 3; mem slow-3s; sleep 6; mem slow-9s ) &
+benchc -n 0 -L 1 -l 'head -c 256M /dev/zero | base64' -s 1024 -T 12 \
+    > "$OUT/slow.txt"
+wait
+mem slow-after
+wait_no_units 30 || log "session units left after the slow reader"
+mem idle-end
+
+log "tail loss: $TAIL_N x (4096 bytes then exit 3), 8 at a time"
+benchc -n "$TAIL_N" -P 8 -- /bin/sh -c \
+    'head -c 4096 /dev/zero | tr "\0" x; exit 3' > "$OUT/tail.txt"
+
+log "callgrind: the relay's hot path in-process (opty-relaypath)"
+for m in out in; do
+	for mib in 0 64; do
+		valgrind -q --tool=callgrind \
+		    --callgrind-out-file="$OUT/cg.$m.$mib" \
+		    "$TOOLS/opty-relaypath" $m $mib > /dev/null 2>&1
+		ir=$(callgrind_annotate "$OUT/cg.$m.$mib" 2>/dev/null |
+		    awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+		echo "cg $m $mib ${ir:-0}" >> "$OUT/cg.txt"
+	done
+	callgrind_annotate --threshold=95 "$OUT/cg.$m.64" 2>/dev/null |
+	    grep -E 'PROGRAM TOTALS|\[/' | head -n 12 > "$OUT/cg.$m.top"
+done
+rm -f "$OUT"/cg.*.0 "$OUT"/cg.in.64 "$OUT"/cg.out.64
+
+log "profile: the relay under perf (cpu-clock) during one output run"
+( perf record -q -e cpu-clock -p "$RELAY" -o "$OUT/perf.data" -- \
+    sleep 6 > /dev/null 2>&1 || echo "perf record failed" > \
+    "$OUT/perf.err" ) &
+benchc -- /bin/sh -c "$TPUT_CMD" > /dev/null
+wait
+if [ -s "$OUT/perf.data" ]; then
+	perf report -i "$OUT/perf.data" --stdio --no-children \
+	    --sort sym 2>/dev/null | grep -E '^ +[0-9.]+%' | head -n 15 \
+	    > "$OUT/perf.top"
+	rm -f "$OUT/perf.data"
+fi
+sup_stop
+log "done"
