@@ -68,47 +68,82 @@ call_get_unit(struct dbusd *d, const char *unit, char *path, size_t pathlen)
 	return r;
 }
 
-int
-call_get_prop(struct dbusd *d, const char *path, const char *iface,
-    const char *name, sd_bus_message **reply, struct prop_value *v)
+/*
+ * One GetAll on one interface: keeps the wanted names of that interface,
+ * each tagged with the interface it was read from, and skips the rest.
+ */
+static int
+call_get_all(struct dbusd *d, const char *path, const char *iface,
+    const struct prop_want *want, size_t nw, sd_bus_message **reply,
+    struct prop_value *v, size_t *nv)
 {
-	int	r;
+	const char	*name;
+	size_t		 i;
+	int		 r;
 
-	memset(v, 0, sizeof(*v));
-	*reply = NULL;
-	r = call_method(d, path, "org.freedesktop.DBus.Properties", "Get",
-	    reply, "ss", iface, name);
+	r = call_method(d, path, "org.freedesktop.DBus.Properties", "GetAll",
+	    reply, "s", iface);
+	if (r < 0 || (r = sd_bus_message_enter_container(*reply, 'a',
+	    "{sv}")) < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(*reply, 'e', "sv")) > 0) {
+		if ((r = sd_bus_message_read_basic(*reply, 's', &name)) <= 0)
+			return r < 0 ? r : -EBADMSG;
+		for (i = 0; i < nw; i++)
+			if (strcmp(want[i].iface, iface) == 0 &&
+			    strcmp(want[i].name, name) == 0)
+				break;
+		if (i == nw)
+			r = sd_bus_message_skip(*reply, "v");
+		else if (*nv >= WANT_MAX * 2)
+			return -EBADMSG;	/* more answers than asked */
+		else {
+			memset(&v[*nv], 0, sizeof(v[*nv]));
+			v[*nv].iface = iface;
+			v[*nv].name = want[i].name;
+			r = prop_read_variant(*reply, &v[(*nv)++]);
+		}
+		if (r < 0)
+			return r == -ENXIO ? -EBADMSG : r;
+		if ((r = sd_bus_message_exit_container(*reply)) < 0)
+			return r;
+	}
 	if (r < 0)
 		return r;
-	v->iface = iface;
-	v->name = name;
-	if ((r = prop_read_variant(*reply, v)) < 0) {
-		*reply = sd_bus_message_unref(*reply);
-		return r == -ENXIO ? -EBADMSG : r;
-	}
-	return 0;
+	return sd_bus_message_exit_container(*reply);
 }
 
-/* Reads each wanted property from its own interface, then decodes. */
+/*
+ * Reads the wanted properties with one GetAll per interface (a property
+ * counts only from the interface the table names), then decodes; a name
+ * answered twice or not at all is refused by props_decode().
+ */
 int
 call_get_wanted(struct dbusd *d, const char *path,
     const struct prop_want *want, size_t nw, void *out)
 {
 	sd_bus_message		*reply[WANT_MAX] = { NULL };
-	struct prop_value	 v[WANT_MAX] = { 0 };
-	size_t			 i;
+	struct prop_value	 v[WANT_MAX * 2];
+	const char		*iface[WANT_MAX];
+	size_t			 i, j, ni = 0, nv = 0;
 	int			 r = 0;
 
 	if (nw > WANT_MAX)
 		return -EINVAL;
-	for (i = 0; i < nw && r == 0; i++)
-		r = call_get_prop(d, path, want[i].iface, want[i].name,
-		    &reply[i], &v[i]);
-	if (r == 0)
-		r = props_decode(want, nw, v, nw, out);
-	for (i = 0; i < nw; i++)
-		sd_bus_message_unref(reply[i]);
-	return r;
+	for (i = 0; i < nw; i++) {
+		for (j = 0; j < ni && strcmp(iface[j], want[i].iface) != 0; j++)
+			;
+		if (j == ni)
+			iface[ni++] = want[i].iface;
+	}
+	for (j = 0; j < ni && r >= 0; j++)
+		r = call_get_all(d, path, iface[j], want, nw, &reply[j], v,
+		    &nv);
+	if (r >= 0)
+		r = props_decode(want, nw, v, nv, out);
+	for (j = 0; j < ni; j++)
+		sd_bus_message_unref(reply[j]);
+	return r < 0 ? r : 0;
 }
 
 /* StopUnit(name, mode) and friends; the reply (a job path) is unused. */

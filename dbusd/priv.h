@@ -83,8 +83,6 @@ int	call_errno(const sd_bus_error *, int);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_unit(struct dbusd *, const char *, char *, size_t);
-int	call_get_prop(struct dbusd *, const char *, const char *,
-	    const char *, sd_bus_message **, struct prop_value *);
 int	call_get_wanted(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, void *);
 int	call_unit_method(struct dbusd *, const char *, const char *,
