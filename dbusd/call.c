@@ -9,7 +9,7 @@
 
 #include "dbusd/priv.h"
 
-#define WANT_MAX	8
+#define WANT_MAX	10
 
 int
 call_errno(const sd_bus_error *e, int r)

@@ -30,6 +30,7 @@ struct unit_state {
 	int32_t		exec_status;
 	uint32_t	main_pid;
 	uint64_t	exec_start_usec;	/* main process forked, or 0 */
+	uint32_t	job_id;			/* pending job, or 0 */
 };
 
 struct unit_spec {

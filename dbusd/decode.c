@@ -47,6 +47,8 @@ decode_one(const struct prop_want *w, const struct prop_value *v, void *out)
 		memcpy(dst, &v->i, sizeof(v->i));
 	else if (strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t))
 		memcpy(dst, &v->t, sizeof(v->t));
+	else if (strcmp(w->sig, "(uo)") == 0 && w->size == sizeof(uint32_t))
+		memcpy(dst, &v->u, sizeof(v->u));	/* the job id */
 	else if (strcmp(w->sig, "ay") == 0) {
 		if (v->aylen != w->size || v->ay == NULL)
 			return -EBADMSG;
@@ -86,6 +88,8 @@ read_basic(sd_bus_message *m, struct prop_value *v)
 		return sd_bus_message_read_basic(m, 't', &v->t);
 	if (strcmp(v->sig, "b") == 0)
 		return sd_bus_message_read_basic(m, 'b', &v->b);
+	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: id, path */
+		return sd_bus_message_read(m, "(uo)", &v->u, &v->s);
 	if (strcmp(v->sig, "ay") == 0)
 		return sd_bus_message_read_array(m, 'y', &v->ay, &v->aylen);
 	/* Other types are recorded by signature only. */

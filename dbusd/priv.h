@@ -68,7 +68,7 @@ struct prop_value {
 struct prop_want {
 	const char	*iface;
 	const char	*name;
-	const char	*sig;		/* "s", "u", "i" or "ay" */
+	const char	*sig;		/* "s", "u", "i", "t", "ay", "(uo)" */
 	size_t		 off;
 	size_t		 size;		/* "s": buffer; "ay": exact length */
 };

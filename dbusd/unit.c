@@ -24,6 +24,7 @@ static const struct prop_want state_want[] = {
 	{ SD_UNIT,	"LoadState",		"s",	RAW(load) },
 	{ SD_UNIT,	"ActiveState",		"s",	RAW(st.active) },
 	{ SD_UNIT,	"SubState",		"s",	RAW(st.sub) },
+	{ SD_UNIT,	"Job",			"(uo)",	RAW(st.job_id) },
 	{ SD_SERVICE,	"Result",		"s",	RAW(st.result) },
 	{ SD_SERVICE,	"ExecMainCode",		"i",	RAW(st.exec_code) },
 	{ SD_SERVICE,	"ExecMainStatus",	"i",	RAW(st.exec_status) },

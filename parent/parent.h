@@ -30,8 +30,6 @@ struct session {
 	int			 unit_made;	/* StartTransientUnit accepted */
 	int			 exited;	/* main process exit recorded */
 	int			 stopping;	/* stop or reset requested */
-	int			 job_done;	/* JobRemoved said "done" */
-	int			 job_failed;	/* JobRemoved said not "done" */
 	int			 stop_late;	/* budget passed, still waiting */
 	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
 	struct unit_state	 result;	/* read once the main exited */

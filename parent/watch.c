@@ -19,7 +19,6 @@
 
 #define POLL_FAST_USEC	20000		/* starting, stopping */
 #define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
-#define START_GUARD_USEC (120ULL * 1000000)
 
 uint64_t
 now_usec(void)
@@ -42,29 +41,33 @@ session_arm(struct session *s, uint64_t usec)
 }
 
 /*
- * Right after StartTransientUnit the unit is "inactive" with its start
- * job still queued: that is not an exit.  The start has settled once
- * the job is gone (JobRemoved), the main process was forked, or the
- * unit is in any other state; a job that vanished without a word is
- * given up on after START_GUARD_USEC.
+ * A unit's state comes from two GetAll calls, Unit first, then Service
+ * (dbusd_unit_state), so each decision below rests on facts that stay
+ * consistent whichever way systemd moved in between.
+ *
+ * The start has settled once the unit has no job left: right after
+ * StartTransientUnit it is "inactive" with its start job queued, and
+ * that is not an exit.
  */
 static int
-start_settled(const struct session *s, const struct unit_state *st)
+start_settled(const struct unit_state *st)
 {
-	if (s->job_done || s->job_failed || !st->loaded)
-		return 1;
-	if (strcmp(st->active, "activating") == 0 ||
-	    (strcmp(st->active, "inactive") == 0 && st->exec_start_usec == 0))
-		return now_usec() - s->started_usec > START_GUARD_USEC;
-	return 1;
+	return !st->loaded || st->job_id == 0;
 }
 
+/*
+ * The main process was reaped (ExecMainCode is a CLD_ code, read in the
+ * same batch as its status and the result), or the start job ended
+ * without ever forking it.
+ */
 static int
 main_exited(const struct unit_state *st)
 {
-	return strcmp(st->active, "failed") == 0 ||
-	    strcmp(st->active, "inactive") == 0 ||
-	    strcmp(st->sub, "exited") == 0;
+	if (!st->loaded || st->exec_code != 0)
+		return 1;
+	return st->job_id == 0 && st->exec_start_usec == 0 &&
+	    (strcmp(st->active, "inactive") == 0 ||
+	    strcmp(st->active, "failed") == 0);
 }
 
 /* StopUnit kills what is left (TERM, then KILL per the unit's own
@@ -124,7 +127,8 @@ session_record_exit(struct session *s, const struct unit_state *st)
 	s->result = *st;
 	if (!st->loaded)
 		strcpy(s->result.result, "gone");
-	log_debug("session %u: main process of %s exited", s->sid, s->unit);
+	log_debug("session %u: main process of %s exited (%s/%s)", s->sid,
+	    s->unit, st->loaded ? st->active : "gone", st->sub);
 }
 
 /* Past the stop budget a unit must at least be inactive. */
@@ -165,14 +169,14 @@ session_check(struct session *s)
 		return;
 	}
 	if (s->state == SS_STARTING) {
-		if (!start_settled(s, &st)) {
+		if (!start_settled(&st)) {
 			session_arm(s, POLL_FAST_USEC);
 			return;
 		}
-		if (!s->job_failed)
-			session_started(s);
+		/* Even a failed start gets the stream: the exit follows. */
+		session_started(s);
 	}
-	if (!s->exited && (!st.loaded || main_exited(&st) || s->job_failed))
+	if (!s->exited && main_exited(&st))
 		session_record_exit(s, &st);
 	if (s->exited && !s->stopping) {
 		if (strcmp(st.active, "failed") == 0) {
@@ -209,16 +213,10 @@ session_hint(const struct hint *h, void *arg)
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
-		if (h->kind == HINT_JOB_REMOVED && s->state == SS_STARTING &&
-		    strcmp(h->job, s->job) == 0) {
-			if (strcmp(h->result, "done") == 0)
-				s->job_done = 1;
-			else {
-				log_info("session %u: start job of %s: %s",
-				    s->sid, s->unit, h->result);
-				s->job_failed = 1;
-			}
-		}
+		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0 &&
+		    strcmp(h->result, "done") != 0)
+			log_info("session %u: start job of %s: %s", s->sid,
+			    s->unit, h->result);
 		session_check(s);
 		parent_status();
 	}
