@@ -12,7 +12,7 @@
 
 . "$(cd "$(dirname "$0")" && pwd -P)/harness.sh"
 
-IT_TIMEOUT=${IT_TIMEOUT:-300}
+IT_TIMEOUT=${IT_TIMEOUT:-600}
 cd "$REPO" || exit 1
 
 it_selected()
