@@ -41,14 +41,13 @@ decode_one(const struct prop_want *w, const struct prop_value *v, void *out)
 		if (v->s == NULL || (len = strlen(v->s)) >= w->size)
 			return -EBADMSG;
 		memcpy(dst, v->s, len + 1);
-	} else if (strcmp(w->sig, "u") == 0 && w->size == sizeof(uint32_t))
-		memcpy(dst, &v->u, sizeof(v->u));
+	} else if ((strcmp(w->sig, "u") == 0 || strcmp(w->sig, "(uo)") == 0) &&
+	    w->size == sizeof(uint32_t))
+		memcpy(dst, &v->u, sizeof(v->u));	/* "(uo)": the job id */
 	else if (strcmp(w->sig, "i") == 0 && w->size == sizeof(int32_t))
 		memcpy(dst, &v->i, sizeof(v->i));
 	else if (strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t))
 		memcpy(dst, &v->t, sizeof(v->t));
-	else if (strcmp(w->sig, "(uo)") == 0 && w->size == sizeof(uint32_t))
-		memcpy(dst, &v->u, sizeof(v->u));	/* the job id */
 	else if (strcmp(w->sig, "ay") == 0) {
 		if (v->aylen != w->size || v->ay == NULL)
 			return -EBADMSG;
