@@ -270,6 +270,63 @@ test_read_variant(void **state)
 	close(sp[1]);
 }
 
+/*
+ * The unit-state types the parent's start and exit decisions rest on:
+ * Unit.Job as "(uo)" (only its id is kept) and a "t" timestamp, each
+ * marshalled for real, each refused under another signature.
+ */
+struct state_pair {
+	uint32_t	job;
+	uint64_t	start;
+};
+
+static void
+test_state_types(void **state)
+{
+	static const struct prop_want	 w[] = {
+		{ UNIT, "Job", "(uo)", offsetof(struct state_pair, job),
+		    sizeof(uint32_t) },
+		{ SERVICE, "ExecMainStartTimestampMonotonic", "t",
+		    offsetof(struct state_pair, start), sizeof(uint64_t) },
+	};
+	sd_bus			*bus = NULL;
+	sd_bus_message		*m = NULL;
+	struct prop_value	 v[2];
+	struct state_pair	 out;
+	int			 sp[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sp), 0);
+	assert_true(sd_bus_new(&bus) >= 0);
+	assert_true(sd_bus_set_fd(bus, sp[0], sp[0]) >= 0);
+	assert_true(sd_bus_start(bus) >= 0);
+	assert_true(sd_bus_message_new_signal(bus, &m, "/x", "x.y", "Z") >= 0);
+	assert_true(sd_bus_message_append(m, "vv", "(uo)", (uint32_t)77,
+	    "/org/freedesktop/systemd1/job/77", "t", (uint64_t)123456) >= 0);
+	assert_true(sd_bus_message_seal(m, 1, 0) >= 0);
+	assert_true(sd_bus_message_rewind(m, 1) >= 0);
+	memset(v, 0, sizeof(v));
+	assert_int_equal(prop_read_variant(m, &v[0]), 0);
+	assert_int_equal(prop_read_variant(m, &v[1]), 0);
+	assert_string_equal(v[0].sig, "(uo)");
+	v[0].iface = UNIT, v[0].name = "Job";
+	v[1].iface = SERVICE, v[1].name = "ExecMainStartTimestampMonotonic";
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(props_decode(w, 2, v, 2, &out), 0);
+	assert_int_equal(out.job, 77);
+	assert_int_equal(out.start, 123456);
+	/* A job id offered as a plain "u", or on the Service interface. */
+	strcpy(v[0].sig, "u");
+	assert_int_equal(props_decode(w, 2, v, 2, &out), -EBADMSG);
+	strcpy(v[0].sig, "(uo)");
+	v[0].iface = SERVICE;
+	assert_int_equal(props_decode(w, 2, v, 2, &out), -EBADMSG);
+	sd_bus_message_unref(m);
+	sd_bus_close_unref(bus);
+	close(sp[1]);
+}
+
 int
 main(void)
 {
@@ -281,6 +338,7 @@ main(void)
 		cmocka_unit_test(test_missing_double_long),
 		cmocka_unit_test(test_no_partial_result),
 		cmocka_unit_test(test_read_variant),
+		cmocka_unit_test(test_state_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

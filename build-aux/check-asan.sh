@@ -1,0 +1,75 @@
+#!/bin/sh
+# check-asan.sh: `make check-asan`.  Builds everything with ASan and
+# UBSan into ASAN_BUILD (the static-pie client without them: the
+# runtimes need a dynamic PIE), runs the unit tests and the host script
+# tests, then the whole integration suite with those binaries installed
+# in the disposable systemd.  Any failure, and any sanitizer report on
+# the host or in the container's journal (regress/it/99-sanitizer-
+# reports.sh), fails the run.  Root on the test host; test-only, never
+# installed.  Not part of `make check`: it takes minutes.
+#
+#	ASAN_BUILD=build-asan	build directory
+#	ASAN_SAN=...		sanitizer flags (lint/build.mk)
+#	TESTS, SCRIPT_TESTS	what check-unit runs (lint/build.mk leaves
+#				out regress/host/lint.sh: the same sources,
+#				already linted by make check)
+set -u
+
+REPO=$(cd "$(dirname "$0")/.." && pwd -P)
+cd "$REPO" || exit 1
+ASAN_BUILD=${ASAN_BUILD:-build-asan}
+ASAN_SAN=${ASAN_SAN:--fsanitize=address,undefined -fno-sanitize-recover=all}
+SCRIPT_TESTS=${SCRIPT_TESTS-}
+PAT='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:'
+
+# Every report is fatal and goes to stderr; LeakSanitizer stays on for
+# the unit tests (its default on x86-64 Linux).
+ASAN_OPTIONS=halt_on_error=1:detect_stack_use_after_return=1
+ASAN_OPTIONS=$ASAN_OPTIONS:strict_string_checks=1
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT INT TERM
+t0=$(date +%s)
+rc=0
+
+echo "check-asan: building into $ASAN_BUILD with $ASAN_SAN"
+# Pinned in the tree (GNUmakefile), so that the makes the integration
+# scripts run on it (make install in the container) agree.
+mkdir -p "$ASAN_BUILD" &&
+    printf 'SAN := %s\n' "$ASAN_SAN" > "$ASAN_BUILD/config.mk" ||
+    { echo "check-asan: FAIL: cannot write $ASAN_BUILD/config.mk"; exit 1; }
+make -s --no-print-directory -j2 BUILD="$ASAN_BUILD" SAN="$ASAN_SAN" \
+    all tests tools || { echo "check-asan: FAIL: build"; exit 1; }
+
+echo "check-asan: unit tests and host tests"
+# The output is shown as it comes; the status comes back on fd 3.
+urc=$( { { make --no-print-directory BUILD="$ASAN_BUILD" SAN="$ASAN_SAN" \
+    SCRIPT_TESTS="$SCRIPT_TESTS" check-unit 2>&1; echo $? >&3; } |
+    tee "$log" >&2; } 3>&1)
+if [ $urc != 0 ]; then
+	echo "check-asan: FAIL: unit tests (exit $urc)"
+	rc=1
+fi
+if grep -qE "$PAT" "$log"; then
+	echo "check-asan: FAIL: sanitizer reports in the unit tests"
+	rc=1
+fi
+t1=$(date +%s)
+echo "check-asan: unit part took $((t1 - t0))s"
+
+echo "check-asan: integration suite with the $ASAN_BUILD binaries"
+irc=$( { { BUILD=$ASAN_BUILD sh regress/integration.sh 2>&1; echo $? >&3; } |
+    tee "$log" >&2; } 3>&1)
+if [ $irc != 0 ]; then
+	echo "check-asan: FAIL: integration suite (exit $irc)"
+	rc=1
+fi
+if grep -qE "$PAT" "$log"; then
+	echo "check-asan: FAIL: sanitizer reports in the integration suite"
+	rc=1
+fi
+echo "check-asan: integration part took $(( $(date +%s) - t1 ))s"
+[ $rc = 0 ] && echo "check-asan: PASS (no sanitizer report)"
+exit $rc

@@ -1,0 +1,42 @@
+# lint/build.mk: the hardening evidence: static analysis (`make lint`,
+# also run by `make check-unit` through regress/host/lint.sh), valgrind
+# over the unit tests (`make check-valgrind`) and the whole suite with
+# ASan and UBSan (`make check-asan`, not part of `make check`: slow).
+# See docs/ANALYSIS.md.
+
+SCRIPT_TESTS	+= regress/host/lint.sh
+
+# The client is linked static-pie and the sanitizer runtimes link only
+# dynamically into a PIE: under SAN it is built without them.
+opencode-pty-client_NOSAN := 1
+
+# Unit tests that cannot run under valgrind, run natively instead (and
+# under ASan and LSan by check-asan).  Both load a seccomp filter in a
+# forked child, and valgrind 3.19 does not implement seccomp(2) (ENOSYS);
+# test_sandbox's children also set RLIMIT_NOFILE, which valgrind
+# refuses (EPERM: it keeps descriptors of its own above the limit).
+VALGRIND_NATIVE	:= test_sandbox test_client
+
+# The two daemons run where no ASAN_OPTIONS reaches them: under SAN they
+# link their sanitizer defaults (lint/sanopts.c says which and why).
+ifneq ($(strip $(SAN)),)
+$(BUILD)/bin/opencode-pty-supervisor $(BUILD)/bin/opencode-pty-relay: \
+    $(BUILD)/obj/lint/sanopts.o
+endif
+
+ASAN_BUILD	?= build-asan
+ASAN_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all
+
+.PHONY: lint check-valgrind check-asan
+
+lint:
+	sh build-aux/lint.sh
+
+check-valgrind: tests
+	BUILD=$(BUILD) sh build-aux/check-valgrind.sh \
+	    $(addprefix -n ,$(filter $(VALGRIND_NATIVE),$(TESTS))) $(TESTS)
+
+check-asan:
+	ASAN_BUILD=$(ASAN_BUILD) ASAN_SAN="$(ASAN_SAN)" \
+	    SCRIPT_TESTS="$(filter-out regress/host/lint.sh,$(SCRIPT_TESTS))" \
+	    sh build-aux/check-asan.sh
