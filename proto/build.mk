@@ -2,7 +2,8 @@
 # and their cmocka tests.
 
 PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c proto/errtext.c
-PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c
+PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c \
+			   proto/cmsgfd.c
 PROTO_ARG_SRCS		:= proto/argcodec.c
 PROTO_LOG_SRCS		:= proto/log.c
 PROTO_ERR_SRCS		:= proto/errtext.c

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "proto/config.h"
+#include "proto/cmsgfd.h"
 #include "proto/imsg.h"
 
 /*
@@ -27,11 +28,6 @@
 
 /* The header goes on the wire as the struct: no padding allowed. */
 _Static_assert(sizeof(struct imsg_hdr) == IMSG_HDR_LEN, "imsg_hdr size");
-
-/* Linux 6.5+: a pidfd the kernel adds if SO_PASSPIDFD is ever set. */
-#ifndef SCM_PIDFD
-#define SCM_PIDFD	0x04
-#endif
 
 union imsg_cmsgbuf {
 	struct cmsghdr	hdr;
@@ -111,43 +107,6 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 	return 0;
 }
 
-/*
- * Walks the control data, keeping the first SCM_RIGHTS descriptor in
- * *fdp and closing every other one at once.  Returns how many
- * descriptors came; *badp is set for any other control message.
- */
-static int
-imsg_collect_fds(struct msghdr *mh, int *fdp, int *badp)
-{
-	struct cmsghdr	*cm;
-	size_t		 i, nfd;
-	int		 fd, count = 0;
-
-	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm)) {
-		if (cm->cmsg_level != SOL_SOCKET || (cm->cmsg_type !=
-		    SCM_RIGHTS && cm->cmsg_type != SCM_PIDFD)) {
-			*badp = 1;
-			continue;
-		}
-		if (cm->cmsg_type == SCM_PIDFD)
-			*badp = 1;
-		if (cm->cmsg_len < CMSG_LEN(0))
-			continue;
-		nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < nfd; i++) {
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
-			    sizeof(int));
-			if (*fdp == -1 && cm->cmsg_type == SCM_RIGHTS)
-				*fdp = fd;
-			else
-				close(fd);
-			if (cm->cmsg_type == SCM_RIGHTS)
-				count++;
-		}
-	}
-	return count;
-}
-
 /* The header and table checks, in the order docs/IMSG.md gives. */
 static int
 imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
@@ -180,7 +139,8 @@ imsg_recv(int sock, enum imsg_dir dir, struct imsg *msg)
 	struct msghdr		mh;
 	union imsg_cmsgbuf	cbuf;
 	ssize_t			n;
-	int			nfds, badcmsg = 0, rv;
+	size_t			nfds;
+	int			badcmsg = 0, rv;
 
 	msg->fd = -1;
 	memset(&mh, 0, sizeof(mh));
@@ -199,7 +159,7 @@ imsg_recv(int sock, enum imsg_dir dir, struct imsg *msg)
 	if (n == -1)
 		return IMSG_E_IO;
 
-	nfds = imsg_collect_fds(&mh, &msg->fd, &badcmsg);
+	nfds = cmsg_take_fds(&mh, &msg->fd, 1, &badcmsg);
 	if (n == 0 && nfds == 0 && !badcmsg &&
 	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0)
 		return 0;

@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 
+#include "proto/cmsgfd.h"
 #include "proto/log.h"
 #include "relay/relay.h"
 
@@ -67,35 +68,6 @@ client_accept_cb(int fd, short what, void *arg)
 	}
 }
 
-/* Every descriptor of a received message, in order, into fds. */
-static size_t
-client_collect_fds(struct msghdr *mh, int *fds, size_t max, int *badp)
-{
-	struct cmsghdr	*cm;
-	size_t		 i, nfd, n = 0;
-	int		 fd;
-
-	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm)) {
-		if (cm->cmsg_len < CMSG_LEN(0))
-			continue;
-		nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < nfd; i++) {
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
-			    sizeof(int));
-			if (cm->cmsg_level != SOL_SOCKET ||
-			    cm->cmsg_type != SCM_RIGHTS || n >= max) {
-				close(fd);
-				*badp = 1;
-			} else
-				fds[n++] = fd;
-		}
-		if (cm->cmsg_level != SOL_SOCKET ||
-		    cm->cmsg_type != SCM_RIGHTS)
-			*badp = 1;
-	}
-	return n;
-}
-
 static void
 client_close_fds(const int *fds, size_t n)
 {
@@ -141,13 +113,14 @@ client_read(struct session *s)
 		session_end(s, 0);
 		return -1;
 	}
-	nfds = client_collect_fds(&mh, fds, RELAY_MAX_RECV_FDS, &bad);
-	if (bad || (mh.msg_flags & MSG_CTRUNC)) {
-		client_close_fds(fds, nfds);
+	nfds = cmsg_take_fds(&mh, fds, RELAY_MAX_RECV_FDS, &bad);
+	if (bad || nfds > RELAY_MAX_RECV_FDS ||
+	    (mh.msg_flags & MSG_CTRUNC)) {
+		client_close_fds(fds, nfds > RELAY_MAX_RECV_FDS ?
+		    RELAY_MAX_RECV_FDS : nfds);
 		log_info("session %u: client sent surplus or foreign control "
 		    "data", s->id);
-		session_end(s, (mh.msg_flags & MSG_CTRUNC) ? ERR_FD_EXTRA :
-		    ERR_PROTOCOL);
+		session_end(s, bad ? ERR_PROTOCOL : ERR_FD_EXTRA);
 		return -1;
 	}
 	if (nfds > 0 && intake_fds(&s->in, fds, nfds, &code) ==

@@ -5,7 +5,7 @@ TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge
 opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c proto/frame.c \
 			   proto/framerd.c proto/errtext.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
-			   proto/imsg.c proto/msgtab.c proto/msgstart.c \
+			   proto/imsg.c proto/cmsgfd.c proto/msgtab.c proto/msgstart.c \
 			   proto/frame.c proto/errtext.c
 opty-dbusforge_SRCS	:= regress/tools/opty-dbusforge.c
 opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
