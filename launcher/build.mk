@@ -3,12 +3,13 @@
 # opty-argenc test tool.
 
 LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
-			   launcher/env.c launcher/user.c proto/argcodec.c
+			   launcher/env.c launcher/user.c launcher/sigreset.c \
+			   proto/argcodec.c
 
 PROGS			+= opencode-pty-launcher
 opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
 			   launcher/stage2.c launcher/fail.c launcher/fds.c \
-			   launcher/sigreset.c $(LAUNCHER_PURE_SRCS)
+			   $(LAUNCHER_PURE_SRCS)
 opencode-pty-launcher_LIBS :=
 
 TESTS			+= test_launcher

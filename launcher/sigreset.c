@@ -5,10 +5,36 @@
  * survive execve: without this, ^C on the PTY might not reach the
  * command.
  */
+#include <sys/syscall.h>
+
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
 
 #include "launcher/launcher.h"
+
+/* The kernel's struct sigaction (generic layout: x86_64, aarch64). */
+struct ksigaction {
+	void		(*handler)(int);
+	unsigned long	flags;
+	void		(*restorer)(void);
+	uint64_t	mask;
+};
+
+/*
+ * glibc keeps 32 and 33 for itself and sigaction(2) through it refuses
+ * them, yet an ignored one is inherited across execve like any other:
+ * only the raw system call puts them back to SIG_DFL for the command,
+ * which may not be a glibc program at all.
+ */
+static void
+sig_reset_reserved(int sig)
+{
+	struct ksigaction	ksa = { SIG_DFL, 0, NULL, 0 };
+
+	(void)syscall(SYS_rt_sigaction, sig, &ksa, NULL, sizeof(ksa.mask));
+}
 
 int
 sig_reset(void)
@@ -20,9 +46,11 @@ sig_reset(void)
 	sa.sa_handler = SIG_DFL;
 	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
-	/* SIGKILL, SIGSTOP and libc's reserved signals refuse: harmless. */
+	/* SIGKILL and SIGSTOP refuse: harmless. */
 	for (sig = 1; sig < NSIG; sig++)
-		(void)sigaction(sig, &sa, NULL);
+		if (sigaction(sig, &sa, NULL) == -1 && sig != SIGKILL &&
+		    sig != SIGSTOP)
+			sig_reset_reserved(sig);
 	sigemptyset(&none);
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -5,6 +5,8 @@
  * PATH tests work in a private directory under $TMPDIR or /tmp.
  */
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +14,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +436,44 @@ test_user_match(void **state)
 	assert_int_equal(user_match(&pw, 1001, "byk"), -1);
 }
 
+/*
+ * sig_reset() in a child that inherited glibc's reserved signal 32 as
+ * ignored and 2 (SIGINT) as ignored: both are SIG_DFL afterwards, as
+ * /proc says, and nothing is blocked.
+ */
+static void
+test_sig_reset_reserved(void **state)
+{
+	struct ksig {
+		void		(*h)(int);
+		unsigned long	f;
+		void		(*r)(void);
+		uint64_t	m;
+	}		 ign = { SIG_IGN, 0, NULL, 0 };
+	char		 line[256];
+	FILE		*f;
+	pid_t		 pid;
+	int		 status, ok;
+
+	(void)state;
+	if ((pid = fork()) == 0) {
+		if (syscall(SYS_rt_sigaction, 32, &ign, NULL, 8) != 0 ||
+		    signal(SIGINT, SIG_IGN) == SIG_ERR || sig_reset() != 0 ||
+		    (f = fopen("/proc/self/status", "r")) == NULL)
+			_exit(2);
+		ok = 0;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strcmp(line, "SigIgn:\t0000000000000000\n") == 0 ||
+			    strcmp(line, "SigBlk:\t0000000000000000\n") == 0)
+				ok++;
+		_exit(ok == 2 ? 0 : 1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int
 main(void)
 {
@@ -459,6 +501,7 @@ main(void)
 		cmocka_unit_test(test_env_exact),
 		cmocka_unit_test(test_env_rejects),
 		cmocka_unit_test(test_user_match),
+		cmocka_unit_test(test_sig_reset_reserved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
