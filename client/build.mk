@@ -4,7 +4,7 @@
 # the whole process, from execve on, shows every system call it makes.
 
 CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/startframe.c \
-			   client/sendframe.c client/sandbox.c
+			   client/sendframe.c client/sandbox.c proto/cmsgfd.c
 
 PROGS			+= opencode-pty-client
 opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) \

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "client/client.h"
+#include "proto/cmsgfd.h"
 
 static int
 wait_writable(int sock)
@@ -37,27 +38,16 @@ wait_writable(int sock)
 static ssize_t
 send_first(int sock, int dirfd, const uint8_t *buf, size_t len)
 {
-	union {
-		struct cmsghdr	hdr;
-		uint8_t		buf[CMSG_SPACE(sizeof(int))];
-	}		 cm;
-	struct msghdr	 msg;
-	struct iovec	 iov;
-	struct cmsghdr	*c;
+	union cmsg_onefd	 cb;
+	struct msghdr		 msg;
+	struct iovec		 iov;
 
-	memset(&cm, 0, sizeof(cm));
 	memset(&msg, 0, sizeof(msg));
 	iov.iov_base = (void *)(uintptr_t)buf;	/* sendmsg only reads it */
 	iov.iov_len = len;
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
-	msg.msg_control = cm.buf;
-	msg.msg_controllen = sizeof(cm.buf);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &dirfd, sizeof(int));
+	cmsg_put_fd(&msg, &cb, dirfd);
 	return sendmsg(sock, &msg, MSG_NOSIGNAL);
 }
 

@@ -1,7 +1,8 @@
 /*
- * cmsgfd.c: takes the descriptors out of a received message's control
- * data (any trust level).  Every receive path that may be handed a
- * descriptor uses it, so none can keep one it did not mean to.
+ * cmsgfd.c: puts one descriptor into a message's control data, and takes
+ * every descriptor out of a received one (any trust level).  Every path
+ * that passes or may be handed a descriptor uses these, so none can send
+ * two or keep one it did not mean to.
  */
 #include <sys/socket.h>
 
@@ -13,6 +14,22 @@
 #ifndef SCM_PIDFD
 #define SCM_PIDFD	0x04	/* Linux 6.5: a pidfd, installed like SCM_RIGHTS */
 #endif
+
+/* Attaches fd as the message's only control data (SCM_RIGHTS). */
+void
+cmsg_put_fd(struct msghdr *mh, union cmsg_onefd *cb, int fd)
+{
+	struct cmsghdr	*cm;
+
+	memset(cb, 0, sizeof(*cb));
+	mh->msg_control = cb->buf;
+	mh->msg_controllen = sizeof(cb->buf);
+	cm = CMSG_FIRSTHDR(mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+}
 
 /*
  * Moves up to max SCM_RIGHTS descriptors, in order, into fds and closes

@@ -63,8 +63,7 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 	struct imsg_hdr		 hdr;
 	struct iovec		 iov[2];
 	struct msghdr		 mh;
-	struct cmsghdr		*cm;
-	union imsg_cmsgbuf	 cbuf;
+	union cmsg_onefd	 cbuf;
 	ssize_t			 n;
 
 	if (!imsg_send_valid(type, sid, fd, data, len)) {
@@ -83,16 +82,8 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 	iov[1].iov_len = len;
 	mh.msg_iov = iov;
 	mh.msg_iovlen = len > 0 ? 2 : 1;
-	if (fd >= 0) {
-		memset(&cbuf, 0, sizeof(cbuf));
-		mh.msg_control = cbuf.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int));
-		cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
+	if (fd >= 0)
+		cmsg_put_fd(&mh, &cbuf, fd);
 
 	do {
 		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
