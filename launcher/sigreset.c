@@ -14,14 +14,6 @@
 
 #include "launcher/launcher.h"
 
-/* The kernel's struct sigaction (generic layout: x86_64, aarch64). */
-struct ksigaction {
-	void		(*handler)(int);
-	unsigned long	flags;
-	void		(*restorer)(void);
-	uint64_t	mask;
-};
-
 /*
  * glibc keeps 32 and 33 for itself and sigaction(2) through it refuses
  * them, yet an ignored one is inherited across execve like any other:
@@ -31,9 +23,11 @@ struct ksigaction {
 static void
 sig_reset_reserved(int sig)
 {
-	struct ksigaction	ksa = { SIG_DFL, 0, NULL, 0 };
+	/* The kernel's struct sigaction (generic layout: x86_64, aarch64):
+	 * handler, flags, restorer, mask; all zero is SIG_DFL. */
+	unsigned long	ksa[4] = { 0, 0, 0, 0 };
 
-	(void)syscall(SYS_rt_sigaction, sig, &ksa, NULL, sizeof(ksa.mask));
+	(void)syscall(SYS_rt_sigaction, sig, ksa, NULL, sizeof(ksa[3]));
 }
 
 int

@@ -444,12 +444,9 @@ test_user_match(void **state)
 static void
 test_sig_reset_reserved(void **state)
 {
-	struct ksig {
-		void		(*h)(int);
-		unsigned long	f;
-		void		(*r)(void);
-		uint64_t	m;
-	}		 ign = { SIG_IGN, 0, NULL, 0 };
+	/* Kernel struct sigaction: handler, flags, restorer, mask. */
+	unsigned long	 ign[4] = { (unsigned long)(uintptr_t)SIG_IGN, 0, 0,
+			    0 };
 	char		 line[256];
 	FILE		*f;
 	pid_t		 pid;
@@ -457,7 +454,7 @@ test_sig_reset_reserved(void **state)
 
 	(void)state;
 	if ((pid = fork()) == 0) {
-		if (syscall(SYS_rt_sigaction, 32, &ign, NULL, 8) != 0 ||
+		if (syscall(SYS_rt_sigaction, 32, ign, NULL, 8) != 0 ||
 		    signal(SIGINT, SIG_IGN) == SIG_ERR || sig_reset() != 0 ||
 		    (f = fopen("/proc/self/status", "r")) == NULL)
 			_exit(2);
