@@ -63,7 +63,7 @@ row read-tty	same "typed line$nl" /bin/sh -c 'read -r x < /dev/tty; echo "[$x]"'
 row tty		same '' /bin/sh -c 'tty | tr -d 0-9; for f in 0 1 2; do test -t $f && echo "fd $f tty"; done'
 row stty	termios '' /bin/stty -a
 row foreground	same '' /usr/bin/python3 -c 'import os; print(os.tcgetpgrp(0) == os.getpgrp(), os.isatty(0), os.ttyname(0) == os.ttyname(2))'
-row signals	same '' /bin/grep -E '^Sig(Blk|Ign)|^NoNewPrivs' /proc/self/status
+row signals	sigign '' /bin/grep -E '^Sig(Blk|Ign)|^NoNewPrivs' /proc/self/status
 row fds		same '' /bin/ls /proc/self/fd
 row env		env-order '' /usr/bin/env
 row env-sorted	same '' /bin/sh -c 'env | LC_ALL=C sort'
