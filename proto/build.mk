@@ -10,10 +10,12 @@ PROTO_ERR_SRCS		:= proto/errtext.c
 
 TESTS			+= test_frame test_framerd test_imsg test_msgstart \
 			   test_argcodec
-test_frame_SRCS		:= regress/unit/test_frame.c $(PROTO_FRAME_SRCS)
+test_frame_SRCS		:= regress/unit/test_frame.c regress/unit/seedreq.c \
+			   $(PROTO_FRAME_SRCS)
 test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
 test_imsg_SRCS		:= regress/unit/test_imsg.c $(PROTO_IMSG_SRCS) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
-test_msgstart_SRCS	:= regress/unit/test_msgstart.c $(PROTO_IMSG_SRCS) \
+test_msgstart_SRCS	:= regress/unit/test_msgstart.c regress/unit/seedreq.c \
+			   $(PROTO_IMSG_SRCS) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
 test_argcodec_SRCS	:= regress/unit/test_argcodec.c $(PROTO_ARG_SRCS)

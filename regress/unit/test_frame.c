@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
+#include "regress/unit/seedreq.h"
 
 /* A raw big-endian payload builder, independent of frame.c. */
 struct raw {
@@ -74,27 +75,6 @@ raw_start(uint32_t runtime, uint16_t argc)
 	raw_u32(&rb, runtime);
 	raw_u16(&rb, argc);
 	return &rb;
-}
-
-static void
-set_arg(struct start_req *req, unsigned int i, const void *p, size_t len)
-{
-	req->argv[i] = p;
-	req->arglen[i] = (uint16_t)len;
-}
-
-/* The seed's start request. */
-static void
-seed_req(struct start_req *req)
-{
-	memset(req, 0, sizeof(*req));
-	req->dev = 12;
-	req->ino = 34;
-	req->runtime = 60;
-	req->argc = 3;
-	set_arg(req, 0, "printf", 6);
-	set_arg(req, 1, "%s", 2);
-	set_arg(req, 2, "hello world", 11);
 }
 
 static void

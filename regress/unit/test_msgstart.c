@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
+#include "regress/unit/seedreq.h"
 #include "proto/imsg.h"
 
 #define MS_MAX	(sizeof(struct msg_start) + FRAME_MAX_PAYLOAD)
@@ -20,26 +21,6 @@ static uint8_t			buf[MS_MAX + 64];
 static size_t			blen;
 static struct start_args	args;
 static char			big[START_MAX_ARGLEN + 2];
-
-static void
-set_arg(struct start_req *req, unsigned int i, const void *p, size_t len)
-{
-	req->argv[i] = p;
-	req->arglen[i] = (uint16_t)len;
-}
-
-static void
-seed_req(struct start_req *req)
-{
-	memset(req, 0, sizeof(*req));
-	req->dev = 12;
-	req->ino = 34;
-	req->runtime = 60;
-	req->argc = 3;
-	set_arg(req, 0, "printf", 6);
-	set_arg(req, 1, "%s", 2);
-	set_arg(req, 2, "hello world", 11);
-}
 
 /* Fixed part, then raw bytes appended by the caller. */
 static void
