@@ -1,8 +1,9 @@
 /*
  * bus.c: opens the root parent's system bus connection and drives it
- * from the parent's libevent loop.  Signal hints are handed to the parent
- * only from here, after sd_bus_process() has returned, so the parent may
- * make bus calls from its hint callback without re-entering sd-bus.
+ * from the parent's libevent loop.  Completed requests and signal hints
+ * are handed to the parent only from here, after sd_bus_process() has
+ * returned, so the parent may make bus calls from its callbacks without
+ * re-entering sd-bus.
  */
 #include <sys/types.h>
 
@@ -59,10 +60,8 @@ hints_deliver(struct dbusd *d)
 {
 	struct hint	h;
 
-	d->delivering = 1;
 	while (!d->closing && hintq_pop(&d->q, &h))
 		d->cb(&h, d->cb_arg);
-	d->delivering = 0;
 }
 
 static void
@@ -76,8 +75,11 @@ bus_run(struct dbusd *d)
 	/* Without PID 1 the parent can neither start nor stop: fail closed. */
 	if (r < 0)
 		fatalx("system bus lost: %s", strerror(-r));
+	d->delivering = 1;
+	req_deliver(d);
 	if (d->cb != NULL)
 		hints_deliver(d);
+	d->delivering = 0;
 	if (d->closing) {
 		d->closing = 0;
 		dbusd_close(d);
@@ -163,6 +165,7 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb, void *arg,
 	d->cb = cb;
 	d->cb_arg = arg;
 	hintq_init(&d->q);
+	TAILQ_INIT(&d->done);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));
 		dbusd_close(d);

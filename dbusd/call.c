@@ -1,15 +1,18 @@
 /*
- * call.c: the synchronous method calls the root parent makes on PID 1,
- * with one bounded timeout and one error mapping.  Every reply is read
- * with its type checked; nothing here interprets a signal.
+ * call.c: the method calls the root parent makes on PID 1 (root), with
+ * one bounded timeout and one error mapping: the few synchronous ones of
+ * start-up, and the requests the running parent waits for without
+ * blocking.  Every reply is read with its type checked; nothing here
+ * interprets a signal.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbusd/priv.h"
 
-#define WANT_MAX	10
 
 int
 call_errno(const sd_bus_error *e, int r)
@@ -19,6 +22,25 @@ call_errno(const sd_bus_error *e, int r)
 	return r < 0 ? r : -EIO;
 }
 
+/* A method call on systemd1, arguments appended from a va_list. */
+static int
+call_newv(struct dbusd *d, const char *path, const char *iface,
+    const char *member, sd_bus_message **m, const char *types, va_list ap)
+{
+	int	 r;
+
+	r = sd_bus_message_new_method_call(d->bus, m, SD_DEST, path, iface,
+	    member);
+	if (r < 0)
+		return r;
+	if ((r = sd_bus_message_appendv(*m, types, ap)) < 0) {
+		*m = sd_bus_message_unref(*m);
+		return r;
+	}
+	return 0;
+}
+
+/* Synchronous: only for start-up, before the parent serves anybody. */
 int
 call_method(struct dbusd *d, const char *path, const char *iface,
     const char *member, sd_bus_message **reply, const char *types, ...)
@@ -28,15 +50,12 @@ call_method(struct dbusd *d, const char *path, const char *iface,
 	va_list		 ap;
 	int		 r;
 
-	r = sd_bus_message_new_method_call(d->bus, &m, SD_DEST, path, iface,
-	    member);
+	va_start(ap, types);
+	r = call_newv(d, path, iface, member, &m, types, ap);
+	va_end(ap);
 	if (r < 0)
 		return r;
-	va_start(ap, types);
-	r = sd_bus_message_appendv(m, types, ap);
-	va_end(ap);
-	if (r >= 0)
-		r = sd_bus_call(d->bus, m, DBUSD_CALL_USEC, &e, reply);
+	r = sd_bus_call(d->bus, m, DBUSD_CALL_USEC, &e, reply);
 	if (r < 0)
 		r = call_errno(&e, r);
 	sd_bus_error_free(&e);
@@ -46,120 +65,173 @@ call_method(struct dbusd *d, const char *path, const char *iface,
 	return r < 0 ? r : 0;
 }
 
-int
-call_get_unit(struct dbusd *d, const char *unit, char *path, size_t pathlen)
+/* Adds one call to a request; the request keeps the message. */
+static int
+call_add(struct dbusd_req *req, const char *path, const char *iface,
+    const char *member, const char *types, ...)
 {
-	sd_bus_message	*reply = NULL;
-	const char	*p;
+	sd_bus_message	*m = NULL;
+	va_list		 ap;
 	int		 r;
 
-	r = call_method(d, SD_PATH, SD_MANAGER, "GetUnit", &reply, "s", unit);
+	va_start(ap, types);
+	r = call_newv(req->d, path, iface, member, &m, types, ap);
+	va_end(ap);
 	if (r < 0)
 		return r;
-	if (sd_bus_message_read_basic(reply, 'o', &p) <= 0)
-		r = -EBADMSG;
-	else if (strlen(p) >= pathlen)
-		r = -ENAMETOOLONG;
-	else {
-		memcpy(path, p, strlen(p) + 1);
-		r = 0;
-	}
-	sd_bus_message_unref(reply);
+	r = req_call(req, m);
+	sd_bus_message_unref(m);
 	return r;
 }
 
+/* The object path of a unit, computed: no GetUnit round trip. */
+static int
+call_unit_path(const char *unit, char **path)
+{
+	return sd_bus_path_encode(SD_UNIT_PATH, unit, path);
+}
+
+/* The distinct interfaces of a want table, in table order. */
+static size_t
+want_ifaces(const struct prop_want *want, size_t nw,
+    const char *iface[REQ_MAX_CALLS])
+{
+	size_t	 i, j, ni = 0;
+
+	for (i = 0; i < nw; i++) {
+		for (j = 0; j < ni && strcmp(iface[j], want[i].iface) != 0; j++)
+			;
+		if (j < ni)
+			continue;
+		if (ni == REQ_MAX_CALLS)
+			return 0;
+		iface[ni++] = want[i].iface;
+	}
+	return ni;
+}
+
 /*
- * One GetAll on one interface: keeps the wanted names of that interface,
- * each tagged with the interface it was read from, and skips the rest.
+ * Asks for the wanted properties of a unit with one GetAll per
+ * interface, sent back to back in table order.
+ */
+int
+call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
+    size_t nw, struct dbusd_req **out)
+{
+	struct dbusd_req	*req;
+	const char		*iface[REQ_MAX_CALLS];
+	char			*path = NULL;
+	size_t			 i, ni;
+	int			 r;
+
+	*out = NULL;
+	if (nw > WANT_MAX || (ni = want_ifaces(want, nw, iface)) == 0)
+		return -EINVAL;
+	if ((r = call_unit_path(unit, &path)) < 0)
+		return r;
+	if ((req = req_new(d)) == NULL) {
+		free(path);
+		return -ENOMEM;
+	}
+	for (i = 0, r = 0; i < ni && r >= 0; i++)
+		r = call_add(req, path, "org.freedesktop.DBus.Properties",
+		    "GetAll", "s", iface[i]);
+	free(path);
+	if (r < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	*out = req;
+	return 0;
+}
+
+/*
+ * One GetAll reply: keeps the wanted names of that interface, each
+ * tagged with the interface it was read from, and skips the rest.
  */
 static int
-call_get_all(struct dbusd *d, const char *path, const char *iface,
-    const struct prop_want *want, size_t nw, sd_bus_message **reply,
-    struct prop_value *v, size_t *nv)
+get_all_parse(sd_bus_message *reply, const char *iface,
+    const struct prop_want *want, size_t nw, struct prop_value *v, size_t *nv)
 {
 	const char	*name;
 	size_t		 i;
 	int		 r;
 
-	r = call_method(d, path, "org.freedesktop.DBus.Properties", "GetAll",
-	    reply, "s", iface);
-	if (r < 0 || (r = sd_bus_message_enter_container(*reply, 'a',
-	    "{sv}")) < 0)
+	if ((r = sd_bus_message_enter_container(reply, 'a', "{sv}")) < 0)
 		return r;
-	while ((r = sd_bus_message_enter_container(*reply, 'e', "sv")) > 0) {
-		if ((r = sd_bus_message_read_basic(*reply, 's', &name)) <= 0)
+	while ((r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+		if ((r = sd_bus_message_read_basic(reply, 's', &name)) <= 0)
 			return r < 0 ? r : -EBADMSG;
 		for (i = 0; i < nw; i++)
 			if (strcmp(want[i].iface, iface) == 0 &&
 			    strcmp(want[i].name, name) == 0)
 				break;
 		if (i == nw)
-			r = sd_bus_message_skip(*reply, "v");
+			r = sd_bus_message_skip(reply, "v");
 		else if (*nv >= WANT_MAX * 2)
 			return -EBADMSG;	/* more answers than asked */
 		else {
 			memset(&v[*nv], 0, sizeof(v[*nv]));
 			v[*nv].iface = iface;
 			v[*nv].name = want[i].name;
-			r = prop_read_variant(*reply, &v[(*nv)++]);
+			r = prop_read_variant(reply, &v[(*nv)++]);
 		}
 		if (r < 0)
 			return r == -ENXIO ? -EBADMSG : r;
-		if ((r = sd_bus_message_exit_container(*reply)) < 0)
+		if ((r = sd_bus_message_exit_container(reply)) < 0)
 			return r;
 	}
 	if (r < 0)
 		return r;
-	return sd_bus_message_exit_container(*reply);
+	return sd_bus_message_exit_container(reply);
 }
 
 /*
- * Reads the wanted properties with one GetAll per interface (a property
- * counts only from the interface the table names), then decodes; a name
- * answered twice or not at all is refused by props_decode().
+ * The values of a completed call_get_begin() request, pointing into its
+ * replies (free the request after decoding them).
  */
 int
-call_get_wanted(struct dbusd *d, const char *path,
-    const struct prop_want *want, size_t nw, void *out)
+call_get_values(struct dbusd_req *req, const struct prop_want *want,
+    size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
 {
-	sd_bus_message		*reply[WANT_MAX] = { NULL };
-	struct prop_value	 v[WANT_MAX * 2];
-	const char		*iface[WANT_MAX];
-	size_t			 i, j, ni = 0, nv = 0;
-	int			 r = 0;
+	const char	*iface[REQ_MAX_CALLS];
+	sd_bus_message	*reply;
+	size_t		 i, ni;
+	int		 r = 0;
 
-	if (nw > WANT_MAX)
+	*nv = 0;
+	if ((ni = want_ifaces(want, nw, iface)) != req->ncalls)
 		return -EINVAL;
-	for (i = 0; i < nw; i++) {
-		for (j = 0; j < ni && strcmp(iface[j], want[i].iface) != 0; j++)
-			;
-		if (j == ni)
-			iface[ni++] = want[i].iface;
-	}
-	for (j = 0; j < ni && r >= 0; j++)
-		r = call_get_all(d, path, iface[j], want, nw, &reply[j], v,
-		    &nv);
-	if (r >= 0)
-		r = props_decode(want, nw, v, nv, out);
-	for (j = 0; j < ni; j++)
-		sd_bus_message_unref(reply[j]);
+	for (i = 0; i < ni && r >= 0; i++)
+		if ((r = req_result(req, i, &reply)) >= 0)
+			r = get_all_parse(reply, iface[i], want, nw, v, nv);
 	return r < 0 ? r : 0;
 }
 
-/* StopUnit(name, mode) and friends; the reply (a job path) is unused. */
+/* StopUnit(name, "replace") or ResetFailedUnit(name); the reply (a job
+ * path or nothing) is not used. */
 int
-call_unit_method(struct dbusd *d, const char *method, const char *unit,
-    const char *mode)
+call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
+    struct dbusd_req **out)
 {
-	sd_bus_message	*reply = NULL;
-	int		 r;
+	struct dbusd_req	*req;
+	const char		*method;
+	int			 r;
 
-	if (mode != NULL)
-		r = call_method(d, SD_PATH, SD_MANAGER, method, &reply, "ss",
-		    unit, mode);
+	*out = NULL;
+	method = um == UM_STOP ? "StopUnit" : "ResetFailedUnit";
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	snprintf(req->what, sizeof(req->what), "%s %s", method, unit);
+	if (um == UM_STOP)
+		r = call_add(req, SD_PATH, SD_MANAGER, method, "ss", unit,
+		    "replace");
 	else
-		r = call_method(d, SD_PATH, SD_MANAGER, method, &reply, "s",
-		    unit);
-	sd_bus_message_unref(reply);
-	return r;
+		r = call_add(req, SD_PATH, SD_MANAGER, method, "s", unit);
+	if (r < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	*out = req;
+	return 0;
 }

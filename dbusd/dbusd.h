@@ -56,16 +56,46 @@ struct hint {
 
 typedef void (*dbusd_hint_cb)(const struct hint *, void *arg);
 
+enum unit_method {
+	UM_STOP,		/* StopUnit(name, "replace") */
+	UM_RESET_FAILED,	/* ResetFailedUnit(name) */
+};
+
+/*
+ * A request to PID 1 that does not block the event loop: a _begin (or
+ * _send) call sends it; once complete, its callback gets it from the
+ * bus's event handler, never from inside the call that sent it; the
+ * matching _end reads the answer.  dbusd_req_free() at any time, which
+ * cancels what is still pending.
+ */
+struct dbusd_req;
+typedef void (*dbusd_req_cb)(struct dbusd_req *, void *arg);
+
 /* Every int-returning call gives 0 (or a count) on success, -errno. */
 int	dbusd_open(struct event_base *, dbusd_hint_cb, void *,
 	    struct dbusd **);
 void	dbusd_close(struct dbusd *);
+void	dbusd_req_free(struct dbusd_req *);
+int	dbusd_client_ident_begin(struct dbusd *, dbusd_req_cb, void *,
+	    struct dbusd_req **);
+int	dbusd_client_ident_end(struct dbusd_req *, struct client_ident *);
+int	dbusd_unit_state_begin(struct dbusd *, const char *, dbusd_req_cb,
+	    void *, struct dbusd_req **);
+int	dbusd_unit_state_end(struct dbusd_req *, struct unit_state *);
+int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
+	    struct dbusd_req **);
+int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
+int	dbusd_start_end(struct dbusd_req *, char *, size_t);
+/* Not waited for; a failure other than "no such unit" is logged. */
+int	dbusd_unit_method_send(struct dbusd *, enum unit_method,
+	    const char *);
+
+/* Blocking forms: start-up, shutdown and test tools only. */
 int	dbusd_client_ident(struct dbusd *, struct client_ident *);
+int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
 int	dbusd_start_unit(struct dbusd *, const struct unit_spec *, char *,
 	    size_t);
-int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
-int	dbusd_stop_unit(struct dbusd *, const char *);
-int	dbusd_reset_failed(struct dbusd *, const char *);
+int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "dbusd/priv.h"
 #include "dbusd/ident.h"
@@ -23,6 +24,11 @@ const struct prop_want ident_want[] = {
 };
 const size_t ident_nwant = sizeof(ident_want) / sizeof(ident_want[0]);
 
+/* Asked first: a unit that is not active has no identity to decode. */
+static const struct prop_want ident_active_want[] = {
+	{ SD_UNIT,	"ActiveState",	"s",	FIELD(active) },
+};
+
 int
 ident_decode(const struct prop_value *v, size_t nv, struct client_ident *out)
 {
@@ -37,16 +43,50 @@ ident_decode(const struct prop_value *v, size_t nv, struct client_ident *out)
 }
 
 int
-dbusd_client_ident(struct dbusd *d, struct client_ident *out)
+dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
+    struct dbusd_req **out)
 {
+	int	 r;
+
+	if ((r = call_get_begin(d, OPTY_CLIENT_UNIT, ident_want, ident_nwant,
+	    out)) < 0)
+		return r;
+	(*out)->cb = cb;
+	(*out)->arg = arg;
+	return 0;
+}
+
+int
+dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
+{
+	struct prop_value	v[WANT_MAX * 2];
 	struct client_ident	tmp = { 0 };
-	char			path[256];
+	size_t			nv;
 	int			r;
 
-	if ((r = call_get_unit(d, OPTY_CLIENT_UNIT, path, sizeof(path))) < 0)
+	if ((r = call_get_values(req, ident_want, ident_nwant, v, &nv)) < 0)
 		return r;
-	if ((r = call_get_wanted(d, path, ident_want, ident_nwant, &tmp)) < 0)
+	/*
+	 * Not loaded (PID 1 answers for a stub), stopped or stopping: there
+	 * is no client, and its InvocationID may well be empty.
+	 */
+	if ((r = props_decode(ident_active_want, 1, v, nv, &tmp)) < 0)
 		return r;
-	*out = tmp;
-	return 0;
+	if (strcmp(tmp.active, "active") != 0)
+		return -ENOENT;
+	return ident_decode(v, nv, out);
+}
+
+int
+dbusd_client_ident(struct dbusd *d, struct client_ident *out)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	if ((r = dbusd_client_ident_begin(d, NULL, NULL, &req)) < 0)
+		return r;
+	if ((r = req_wait(req)) == 0)
+		r = dbusd_client_ident_end(req, out);
+	dbusd_req_free(req);
+	return r;
 }

@@ -5,6 +5,7 @@
 #ifndef OPTY_DBUSD_PRIV_H
 #define OPTY_DBUSD_PRIV_H
 
+#include <sys/queue.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -28,6 +29,27 @@
 
 struct event;
 
+#define REQ_MAX_CALLS	2	/* Unit and Service */
+#define WANT_MAX	10	/* properties of one request */
+
+/* One request to PID 1 (req.c); the owner frees it, which cancels it. */
+struct dbusd_req {
+	struct dbusd		*d;
+	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
+	sd_bus_message		*msg;		/* prepared, not yet sent */
+	sd_bus_slot		*slot[REQ_MAX_CALLS];
+	sd_bus_message		*reply[REQ_MAX_CALLS];
+	size_t			 ncalls;
+	size_t			 nreplies;
+	int			 complete;
+	int			 delivered;
+	dbusd_req_cb		 cb;		/* NULL: log a failure, free */
+	void			*arg;
+	char			 what[96];	/* for that log line */
+};
+
+TAILQ_HEAD(req_list, dbusd_req);
+
 struct dbusd {
 	sd_bus			*bus;
 	struct event_base	*base;
@@ -39,6 +61,7 @@ struct dbusd {
 	dbusd_hint_cb		 cb;
 	void			*cb_arg;
 	struct hintq		 q;
+	struct req_list		 done;		/* complete, not delivered */
 	uint64_t		 foreign;	/* signals not from PID 1 */
 	char			 owner[64];	/* unique name of systemd1 */
 	uid_t			 user_uid;	/* OPTY_USER, for its bus */
@@ -82,11 +105,19 @@ int	prop_read_variant(sd_bus_message *, struct prop_value *);
 int	call_errno(const sd_bus_error *, int);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
-int	call_get_unit(struct dbusd *, const char *, char *, size_t);
-int	call_get_wanted(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, void *);
-int	call_unit_method(struct dbusd *, const char *, const char *,
-	    const char *);
+int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
+	    size_t, struct dbusd_req **);
+int	call_get_values(struct dbusd_req *, const struct prop_want *,
+	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
+int	call_unit_method(struct dbusd *, enum unit_method, const char *,
+	    struct dbusd_req **);
+
+/* req.c */
+struct dbusd_req *req_new(struct dbusd *);
+int	req_call(struct dbusd_req *, sd_bus_message *);
+int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
+void	req_deliver(struct dbusd *);
+int	req_wait(struct dbusd_req *);
 
 /* bus.c */
 void	bus_kick(struct dbusd *);

@@ -63,11 +63,10 @@ sweep_one(struct dbusd *d, const char *name, const char *active,
 	}
 	log_info("sweep: %s (%s): orphan of %s, stopping", name, active,
 	    OPTY_SUPERVISOR_UNIT);
-	r = call_unit_method(d, "StopUnit", name, "replace");
+	/* A unit that went away by itself meanwhile is no failure. */
+	r = dbusd_unit_method(d, UM_STOP, name);
 	if (r == 0 && strcmp(active, "failed") == 0)
-		r = call_unit_method(d, "ResetFailedUnit", name, NULL);
-	if (r == -ENOENT)
-		r = 0;		/* went away by itself meanwhile */
+		r = dbusd_unit_method(d, UM_RESET_FAILED, name);
 	if (r < 0) {
 		log_warnx("sweep: %s: stop failed: %s", name, strerror(-r));
 		return r;

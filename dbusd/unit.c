@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dbusd/priv.h"
@@ -32,10 +33,13 @@ static const struct prop_want state_want[] = {
 	{ SD_SERVICE,	"ExecMainStartTimestampMonotonic", "t",
 	    RAW(st.exec_start_usec) },
 };
+#define STATE_NWANT	(sizeof(state_want) / sizeof(state_want[0]))
 
+/* The StartTransientUnit call, built now (it holds copies of the
+ * descriptors and arguments) and sent by dbusd_start_send(). */
 int
-dbusd_start_unit(struct dbusd *d, const struct unit_spec *spec, char *job,
-    size_t joblen)
+dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
+    struct dbusd_req **out)
 {
 	struct props_in	 in = {
 		.name = spec->name, .runtime_sec = spec->runtime_sec,
@@ -43,50 +47,87 @@ dbusd_start_unit(struct dbusd *d, const struct unit_spec *spec, char *job,
 		.argc = spec->argc, .argv = spec->argv,
 		.user_uid = d->user_uid,
 	};
-	sd_bus_message	*m = NULL, *reply = NULL;
-	sd_bus_error	 e = SD_BUS_ERROR_NULL;
-	const char	*p;
-	int		 r;
+	struct dbusd_req	*req;
+	int			 r;
 
-	if ((r = props_start_message(d->bus, &in, &m)) < 0)
+	*out = NULL;
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	if ((r = props_start_message(d->bus, &in, &req->msg)) < 0) {
+		dbusd_req_free(req);
 		return r;
-	r = sd_bus_call(d->bus, m, DBUSD_CALL_USEC, &e, &reply);
-	/* Drops the message's duplicates of the stream and directory. */
-	sd_bus_message_unref(m);
-	bus_kick(d);
-	if (r < 0) {
-		log_warnx("StartTransientUnit %s: %s", spec->name,
-		    e.message != NULL ? e.message : strerror(-r));
-		r = call_errno(&e, r);
-	} else if (sd_bus_message_read_basic(reply, 'o', &p) <= 0)
-		r = -EBADMSG;
-	else if (strlen(p) >= joblen)
-		r = -ENAMETOOLONG;
-	else {
-		memcpy(job, p, strlen(p) + 1);
-		r = 0;
 	}
-	sd_bus_error_free(&e);
-	sd_bus_message_unref(reply);
-	return r;
+	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s",
+	    spec->name);
+	*out = req;
+	return 0;
 }
 
 int
-dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
+dbusd_start_send(struct dbusd_req *req, dbusd_req_cb cb, void *arg)
 {
-	struct state_raw	raw = { .load = "" };
-	char			path[256];
-	int			r;
+	int	 r;
+
+	if (req->msg == NULL)
+		return -EINVAL;
+	r = req_call(req, req->msg);
+	/* sd-bus holds the message until it is written. */
+	req->msg = sd_bus_message_unref(req->msg);
+	req->cb = cb;
+	req->arg = arg;
+	return r;
+}
+
+/* 0 and the job path, or -errno. */
+int
+dbusd_start_end(struct dbusd_req *req, char *job, size_t joblen)
+{
+	sd_bus_message	*m;
+	const char	*p;
+	int		 r;
+
+	if ((r = req_result(req, 0, &m)) < 0) {
+		if (r != -EINVAL && sd_bus_message_is_method_error(m, NULL))
+			log_warnx("%s: %s", req->what,
+			    sd_bus_message_get_error(m)->message);
+		return r;
+	}
+	if (sd_bus_message_read_basic(m, 'o', &p) <= 0)
+		return -EBADMSG;
+	if (strlen(p) >= joblen)
+		return -ENAMETOOLONG;
+	memcpy(job, p, strlen(p) + 1);
+	return 0;
+}
+
+int
+dbusd_unit_state_begin(struct dbusd *d, const char *unit, dbusd_req_cb cb,
+    void *arg, struct dbusd_req **out)
+{
+	int	 r;
 
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	r = call_get_unit(d, unit, path, sizeof(path));
-	if (r == 0)
-		r = call_get_wanted(d, path, state_want,
-		    sizeof(state_want) / sizeof(state_want[0]), &raw);
+	if ((r = call_get_begin(d, unit, state_want, STATE_NWANT, out)) < 0)
+		return r;
+	(*out)->cb = cb;
+	(*out)->arg = arg;
+	return 0;
+}
+
+int
+dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
+{
+	struct state_raw	raw = { .load = "" };
+	struct prop_value	v[WANT_MAX * 2];
+	size_t			nv;
+	int			r;
+
+	if ((r = call_get_values(req, state_want, STATE_NWANT, v, &nv)) == 0)
+		r = props_decode(state_want, STATE_NWANT, v, nv, &raw);
 	if (r == -ENOENT ||
 	    (r == 0 && strcmp(raw.load, "not-found") == 0)) {
-		/* Asking by path may load a stub of a collected unit. */
+		/* Asking by path loads a stub of a collected unit. */
 		memset(out, 0, sizeof(*out));
 		return 0;
 	}
@@ -97,24 +138,63 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 	return 0;
 }
 
+/* Not waited for: a failure is logged (dbusd/req.c). */
 int
-dbusd_stop_unit(struct dbusd *d, const char *unit)
+dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
+    const char *unit)
 {
-	int	r;
+	struct dbusd_req	*req;
 
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	r = call_unit_method(d, "StopUnit", unit, "replace");
-	return r == -ENOENT ? 0 : r;
+	return call_unit_method(d, um, unit, &req);
+}
+
+/* The blocking forms, for start-up, shutdown and the probe tool. */
+int
+dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	if ((r = dbusd_unit_state_begin(d, unit, NULL, NULL, &req)) < 0)
+		return r;
+	if ((r = req_wait(req)) == 0)
+		r = dbusd_unit_state_end(req, out);
+	dbusd_req_free(req);
+	return r;
 }
 
 int
-dbusd_reset_failed(struct dbusd *d, const char *unit)
+dbusd_start_unit(struct dbusd *d, const struct unit_spec *spec, char *job,
+    size_t joblen)
 {
-	int	r;
+	struct dbusd_req	*req;
+	int			 r;
+
+	if ((r = dbusd_start_prepare(d, spec, &req)) < 0)
+		return r;
+	if ((r = dbusd_start_send(req, NULL, NULL)) == 0 &&
+	    (r = req_wait(req)) == 0)
+		r = dbusd_start_end(req, job, joblen);
+	dbusd_req_free(req);
+	return r;
+}
+
+/* A unit already gone is fine. */
+int
+dbusd_unit_method(struct dbusd *d, enum unit_method um, const char *unit)
+{
+	struct dbusd_req	*req;
+	sd_bus_message		*m;
+	int			 r;
 
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	r = call_unit_method(d, "ResetFailedUnit", unit, NULL);
+	if ((r = call_unit_method(d, um, unit, &req)) < 0)
+		return r;
+	if ((r = req_wait(req)) == 0)
+		r = req_result(req, 0, &m);
+	dbusd_req_free(req);
 	return r == -ENOENT ? 0 : r;
 }

@@ -2,6 +2,8 @@
  * admit.c: IMSG_AUTH_REQ and IMSG_CLOSE_REQ, the ends of a session's
  * life (root parent).  The connection descriptor is kept, never read,
  * so the client can be authenticated again when it asks to start.
+ * The relay waits for the answer to AUTH_REQ (it may send nothing else
+ * for the session meanwhile); a CLOSE_REQ may cross any later answer.
  */
 #include <string.h>
 #include <unistd.h>
@@ -13,14 +15,22 @@
 void
 session_auth_req(struct session *s, struct imsg *m)
 {
-	struct imsg_code	 deny;
-	int			 code;
-
 	s->conn_fd = m->fd;
 	m->fd = -1;
 	s->state = SS_AUTH;
-	code = auth_peer(parent->bus, s->conn_fd, &s->client_pid,
-	    s->invocation);
+	auth_begin(s);
+}
+
+/* The end of an authentication: admission, or the start's re-check. */
+void
+session_authed(struct session *s, int code)
+{
+	struct imsg_code	 deny;
+
+	if (s->state == SS_STARTING) {
+		start_authed(s, code);
+		return;
+	}
 	if (code != 0) {
 		memset(&deny, 0, sizeof(deny));
 		deny.code = code;
@@ -28,6 +38,8 @@ session_auth_req(struct session *s, struct imsg *m)
 		session_reset(s);
 		return;
 	}
+	s->client_pid = s->auth_pid;
+	memcpy(s->invocation, s->auth_id.invocation, sizeof(s->invocation));
 	log_info("session %u: admitted client pid %ld", s->sid,
 	    (long)s->client_pid);
 	s->state = SS_ADMITTED;
@@ -48,10 +60,12 @@ session_close_req(struct session *s, struct imsg *m)
 		close(s->relay_end);
 		s->relay_end = -1;
 	}
+	/* No unit asked for yet (a re-authentication in flight is dropped). */
 	if (!s->unit_made) {
 		session_closed(s);
 		return;
 	}
+	/* PID 1 takes our calls in order: this stop follows any start. */
 	session_stop(s);
 	session_check(s);
 }

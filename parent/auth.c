@@ -3,7 +3,8 @@
  * parent).  The peer's credentials and pidfd come from the socket the
  * relay handed over (the parent reads no byte from it); the expected
  * identity comes from systemd, read twice around a liveness check so a
- * client replaced in between is refused.
+ * client replaced in between is refused.  The reads do not block the
+ * parent: other sessions are served while systemd answers.
  */
 #include <sys/types.h>
 #include <sys/pidfd.h>
@@ -47,86 +48,124 @@ ident_same(const struct client_ident *a, const struct client_ident *b)
 	    strcmp(a->cgroup, b->cgroup) == 0;
 }
 
+/* Both facts are required; a kernel without SO_PEERPIDFD is refused. */
 static int
-ident_read(struct dbusd *bus, struct client_ident *id)
+peer_facts(int conn, struct ucred *cr, int *pidfdp)
+{
+	socklen_t	 len = sizeof(*cr);
+	int		 pidfd = -1;
+
+	*pidfdp = -1;
+	if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, cr, &len) == -1 ||
+	    len != sizeof(*cr)) {
+		log_warn("SO_PEERCRED");
+		return ERR_AUTH_PEER;
+	}
+	len = sizeof(pidfd);
+	if (getsockopt(conn, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == -1) {
+		log_warn("SO_PEERPIDFD");
+		return ERR_AUTH_PEER;
+	}
+	if (len != sizeof(pidfd) || pidfd < 0)
+		return ERR_AUTH_PEER;
+	if (fcntl(pidfd, F_SETFD, FD_CLOEXEC) == -1) {
+		close(pidfd);
+		return ERR_INTERNAL;
+	}
+	*pidfdp = pidfd;
+	return 0;
+}
+
+static void	auth_read_done(struct dbusd_req *, void *);
+
+static void
+auth_finish(struct session *s, int code)
+{
+	if (s->pidfd != -1)
+		close(s->pidfd);
+	s->pidfd = -1;
+	s->auth_round = 0;
+	if (code != 0)
+		log_info("session %u: peer pid %ld refused: %s", s->sid,
+		    (long)s->auth_pid, frame_error_text(code));
+	session_authed(s, code);
+}
+
+static void
+auth_read(struct session *s)
 {
 	int	 r;
 
-	memset(id, 0, sizeof(*id));
-	if ((r = dbusd_client_ident(bus, id)) == 0)
-		return 0;
+	s->auth_round++;
+	r = dbusd_client_ident_begin(parent->bus, auth_read_done, s, &s->req);
+	if (r < 0) {
+		log_warnx("client identity: %s", strerror(-r));
+		auth_finish(s, ERR_INTERNAL);
+	}
+}
+
+static int
+auth_read_code(int r)
+{
 	if (r == -ENOENT)
 		return ERR_AUTH_STATE;
 	log_warnx("client identity: %s", strerror(-r));
 	return ERR_INTERNAL;
 }
 
-/* Both facts are required; a kernel without SO_PEERPIDFD is refused. */
-static int
-peer_facts(int conn, struct ucred *cr, int *pidfd)
+/*
+ * First read: the identity must fit the peer, and the pidfd shows the
+ * peer still alive, so the pid systemd named was not reused.  Second
+ * read: nothing may have changed meanwhile.
+ */
+static void
+auth_read_done(struct dbusd_req *req, void *arg)
 {
-	socklen_t	 len = sizeof(*cr);
-
-	if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, cr, &len) == -1 ||
-	    len != sizeof(*cr)) {
-		log_warn("SO_PEERCRED");
-		return ERR_AUTH_PEER;
-	}
-	len = sizeof(*pidfd);
-	if (getsockopt(conn, SOL_SOCKET, SO_PEERPIDFD, pidfd, &len) == -1) {
-		log_warn("SO_PEERPIDFD");
-		return ERR_AUTH_PEER;
-	}
-	if (len != sizeof(*pidfd) || *pidfd < 0)
-		return ERR_AUTH_PEER;
-	if (fcntl(*pidfd, F_SETFD, FD_CLOEXEC) == -1) {
-		close(*pidfd);
-		return ERR_INTERNAL;
-	}
-	return 0;
-}
-
-static int
-auth_compare(struct dbusd *bus, const struct ucred *cr, int pidfd,
-    struct client_ident *id)
-{
-	struct client_ident	 again;
-	int			 code;
-
-	if (cr->uid != parent->user_uid)
-		return ERR_AUTH_PID;
-	if ((code = ident_read(bus, id)) != 0)
-		return code;
-	if ((code = ident_check(id, cr->pid)) != 0)
-		return code;
-	/* The pidfd pins the process that connected, not a reused pid. */
-	if (pidfd_send_signal(pidfd, 0, NULL, 0) == -1)
-		return ERR_AUTH_CHANGED;
-	if ((code = ident_read(bus, &again)) != 0)
-		return code;
-	if (!ident_same(id, &again))
-		return ERR_AUTH_CHANGED;
-	return 0;
-}
-
-/* Returns 0 and the client's pid and invocation id, or an ERR_ code. */
-int
-auth_peer(struct dbusd *bus, int conn, pid_t *pidp, uint8_t inv[16])
-{
-	struct ucred		 cr;
+	struct session		*s = arg;
 	struct client_ident	 id;
-	int			 pidfd = -1, code;
+	int			 r, code;
 
-	if ((code = peer_facts(conn, &cr, &pidfd)) != 0)
-		return code;
-	code = auth_compare(bus, &cr, pidfd, &id);
-	close(pidfd);
-	if (code != 0) {
-		log_info("peer pid %ld uid %ld refused: %s", (long)cr.pid,
-		    (long)cr.uid, frame_error_text(code));
-		return code;
+	memset(&id, 0, sizeof(id));
+	r = dbusd_client_ident_end(req, &id);
+	dbusd_req_free(req);
+	s->req = NULL;
+	if (r < 0)
+		code = auth_read_code(r);
+	else if (s->auth_round == 1) {
+		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
+		    pidfd_send_signal(s->pidfd, 0, NULL, 0) == -1)
+			code = ERR_AUTH_CHANGED;
+		if (code == 0) {
+			s->auth_id = id;
+			auth_read(s);
+			return;
+		}
+	} else
+		code = ident_same(&s->auth_id, &id) ? 0 : ERR_AUTH_CHANGED;
+	auth_finish(s, code);
+}
+
+/*
+ * Starts authenticating the session's connection; session_authed()
+ * gets the result, from here for a refusal on kernel facts, otherwise
+ * once systemd has answered twice.
+ */
+void
+auth_begin(struct session *s)
+{
+	struct ucred	 cr;
+	int		 code;
+
+	s->auth_pid = 0;
+	s->auth_round = 0;
+	if ((code = peer_facts(s->conn_fd, &cr, &s->pidfd)) != 0) {
+		auth_finish(s, code);
+		return;
 	}
-	*pidp = cr.pid;
-	memcpy(inv, id.invocation, sizeof(id.invocation));
-	return 0;
+	s->auth_pid = cr.pid;
+	if (cr.uid != parent->user_uid) {
+		auth_finish(s, ERR_AUTH_PID);
+		return;
+	}
+	auth_read(s);
 }

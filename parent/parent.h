@@ -33,6 +33,14 @@ struct session {
 	int			 stop_late;	/* budget passed, still waiting */
 	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
 	struct unit_state	 result;	/* read once the main exited */
+	struct dbusd_req	*req;		/* the request to PID 1 in flight */
+	struct dbusd_req	*start_call;	/* sent once re-authenticated */
+	int			 start_code;	/* directory check, told after auth */
+	int			 recheck;	/* state wanted again meanwhile */
+	int			 pidfd;		/* while authenticating */
+	int			 auth_round;	/* identity read in flight: 1, 2 */
+	pid_t			 auth_pid;	/* the peer being authenticated */
+	struct client_ident	 auth_id;	/* its first identity read */
 	uint32_t		 runtime;
 	uint32_t		 argc;
 	char			 argv_hash[65];
@@ -70,15 +78,18 @@ void	parent_dispatch_relay(int, short, void *);
 void	parent_send(struct session *, uint32_t, int, const void *, size_t);
 
 /* auth.c */
-int	auth_peer(struct dbusd *, int, pid_t *, uint8_t [16]);
+void	auth_begin(struct session *);
 
 /* admit.c, start.c, watch.c */
 void	session_auth_req(struct session *, struct imsg *);
+void	session_authed(struct session *, int);
 void	session_start_req(struct session *, struct imsg *);
+void	start_authed(struct session *, int);
 void	session_close_req(struct session *, struct imsg *);
 void	session_hint(const struct hint *, void *);
 void	session_arm(struct session *, uint64_t);
 void	session_check(struct session *);
+void	session_started(struct session *);
 void	session_reset(struct session *);
 void	session_init(struct session *, uint32_t);
 void	session_stop(struct session *);

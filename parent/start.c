@@ -1,8 +1,9 @@
 /*
  * start.c: IMSG_START_REQ (root parent).  Re-authenticates the client,
  * checks the directory descriptor against what the client claimed, and
- * asks systemd for the transient unit.  The relay's decoding is not
- * trusted: the request is decoded again here from the imsg payload.
+ * asks systemd for the transient unit, without blocking the parent's
+ * loop.  The relay's decoding is not trusted: the request is decoded
+ * again here from the imsg payload.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -13,20 +14,6 @@
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
-
-static int
-start_reauth(struct session *s)
-{
-	uint8_t	 inv[16];
-	pid_t	 pid;
-	int	 code;
-
-	if ((code = auth_peer(parent->bus, s->conn_fd, &pid, inv)) != 0)
-		return code;
-	if (pid != s->client_pid || memcmp(inv, s->invocation, 16) != 0)
-		return ERR_AUTH_CHANGED;
-	return 0;
-}
 
 static int
 start_dircheck(int dirfd, const struct msg_start *ms)
@@ -57,8 +44,9 @@ start_fail(struct session *s, int code)
 	parent_send(s, IMSG_START_FAIL, -1, &c, sizeof(c));
 }
 
+/* The stream pair and the StartTransientUnit call, sent after auth. */
 static int
-start_unit(struct session *s, const struct start_args *a, int dirfd)
+start_prepare(struct session *s, const struct start_args *a, int dirfd)
 {
 	struct unit_spec	 spec;
 	int			 sp[2], r;
@@ -80,8 +68,8 @@ start_unit(struct session *s, const struct start_args *a, int dirfd)
 	spec.dir_fd = dirfd;
 	spec.argc = a->fixed.argc;
 	spec.argv = a->argv;
-	r = dbusd_start_unit(parent->bus, &spec, s->job, sizeof(s->job));
-	/* sd-bus made its own copies; the unit's end is not ours to keep. */
+	r = dbusd_start_prepare(parent->bus, &spec, &s->start_call);
+	/* The message holds its own copies; the unit's end is not ours. */
 	close(sp[1]);
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
@@ -90,15 +78,91 @@ start_unit(struct session *s, const struct start_args *a, int dirfd)
 		return ERR_START;
 	}
 	s->relay_end = sp[0];
-	s->unit_made = 1;
 	return 0;
 }
 
+static void
+start_drop(struct session *s)
+{
+	dbusd_req_free(s->start_call);
+	s->start_call = NULL;
+	if (s->relay_end != -1)
+		close(s->relay_end);
+	s->relay_end = -1;
+}
+
+static void
+start_done(struct dbusd_req *req, void *arg)
+{
+	struct session	*s = arg;
+	int		 r;
+
+	r = dbusd_start_end(req, s->job, sizeof(s->job));
+	dbusd_req_free(req);
+	s->req = NULL;
+	if (r < 0) {
+		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
+		    s->unit, strerror(-r));
+		/* After a timeout the unit may exist all the same. */
+		dbusd_unit_method_send(parent->bus, UM_STOP, s->unit);
+		s->unit_made = 0;
+		start_drop(s);
+		if (s->state == SS_CLOSING)
+			session_closed(s);
+		else
+			start_fail(s, ERR_START);
+		return;
+	}
+	s->started_usec = now_usec();
+	log_info("session %u: unit %s started for client pid %ld", s->sid,
+	    s->unit, (long)s->client_pid);
+	/* The stream goes to the relay now: its bytes come from the unit. */
+	if (s->state == SS_STARTING)
+		session_started(s);
+	session_check(s);
+}
+
+/* The re-authentication at start is over: send the prepared call. */
+void
+start_authed(struct session *s, int code)
+{
+	int	 r;
+
+	if (code == 0 && (s->auth_pid != s->client_pid ||
+	    memcmp(s->auth_id.invocation, s->invocation, 16) != 0))
+		code = ERR_AUTH_CHANGED;
+	if (code == 0)
+		code = s->start_code;
+	if (code != 0) {
+		start_drop(s);
+		start_fail(s, code);
+		return;
+	}
+	/* From here on a unit of that name may exist until seen gone. */
+	s->unit_made = 1;
+	s->req = s->start_call;
+	s->start_call = NULL;
+	if ((r = dbusd_start_send(s->req, start_done, s)) < 0) {
+		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
+		    s->unit, strerror(-r));
+		dbusd_req_free(s->req);
+		s->req = NULL;
+		s->unit_made = 0;
+		start_drop(s);
+		start_fail(s, ERR_START);
+	}
+}
+
+/*
+ * The directory is checked and the call built now, while the relay's
+ * message is at hand; the client is authenticated again before the
+ * call is sent, and its failure is reported first.
+ */
 void
 session_start_req(struct session *s, struct imsg *m)
 {
 	struct start_args	 a;
-	int			 dirfd = m->fd, code;
+	int			 dirfd = m->fd;
 
 	m->fd = -1;
 	if (msg_start_decode(m->data, m->hdr.len, &a) != 0) {
@@ -110,16 +174,8 @@ session_start_req(struct session *s, struct imsg *m)
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
-	if ((code = start_reauth(s)) == 0 &&
-	    (code = start_dircheck(dirfd, &a.fixed)) == 0)
-		code = start_unit(s, &a, dirfd);
+	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) == 0)
+		s->start_code = start_prepare(s, &a, dirfd);
 	close(dirfd);
-	if (code != 0) {
-		start_fail(s, code);
-		return;
-	}
-	s->started_usec = now_usec();
-	log_info("session %u: unit %s started for client pid %ld", s->sid,
-	    s->unit, (long)s->client_pid);
-	session_arm(s, 20000);
+	auth_begin(s);
 }

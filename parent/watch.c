@@ -17,7 +17,7 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
-#define POLL_FAST_USEC	20000		/* starting, stopping */
+#define POLL_FAST_USEC	20000		/* start job queued, stopping */
 #define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
 
 uint64_t
@@ -42,18 +42,10 @@ session_arm(struct session *s, uint64_t usec)
 
 /*
  * A unit's state comes from two GetAll calls, Unit first, then Service
- * (dbusd_unit_state), so each decision below rests on facts that stay
- * consistent whichever way systemd moved in between.
- *
- * The start has settled once the unit has no job left: right after
- * StartTransientUnit it is "inactive" with its start job queued, and
- * that is not an exit.
+ * (dbusd_unit_state_begin), which PID 1 answers in that order, so each
+ * decision below rests on facts that stay consistent whichever way
+ * systemd moved in between.
  */
-static int
-start_settled(const struct unit_state *st)
-{
-	return !st->loaded || st->job_id == 0;
-}
 
 /*
  * The main process was reaped (ExecMainCode is a CLD_ code, read in the
@@ -81,7 +73,7 @@ session_stop(struct session *s)
 		s->stopping = 1;
 		s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
 	}
-	if ((r = dbusd_stop_unit(parent->bus, s->unit)) < 0)
+	if ((r = dbusd_unit_method_send(parent->bus, UM_STOP, s->unit)) < 0)
 		log_warnx("session %u: StopUnit %s: %s", s->sid, s->unit,
 		    strerror(-r));
 }
@@ -111,7 +103,8 @@ session_gone(struct session *s)
 	parent_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
 }
 
-static void
+/* The stream goes to the relay as soon as systemd took the unit. */
+void
 session_started(struct session *s)
 {
 	s->state = SS_RUNNING;
@@ -138,7 +131,7 @@ stop_confirmed(struct session *s, const struct unit_state *st)
 	if (!st->loaded)
 		return 1;
 	if (strcmp(st->active, "failed") == 0) {
-		dbusd_reset_failed(parent->bus, s->unit);
+		dbusd_unit_method_send(parent->bus, UM_RESET_FAILED, s->unit);
 		return 0;
 	}
 	if (now_usec() < s->stop_deadline)
@@ -154,43 +147,67 @@ stop_confirmed(struct session *s, const struct unit_state *st)
 	return 0;
 }
 
-void
-session_check(struct session *s)
+static void
+session_decide(struct session *s, const struct unit_state *st)
 {
-	struct unit_state	 st;
-	int			 r;
-
-	if (!s->unit_made)
-		return;
-	memset(&st, 0, sizeof(st));
-	if ((r = dbusd_unit_state(parent->bus, s->unit, &st)) < 0) {
-		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
-		session_arm(s, POLL_SLOW_USEC);
-		return;
-	}
-	if (s->state == SS_STARTING) {
-		if (!start_settled(&st)) {
-			session_arm(s, POLL_FAST_USEC);
-			return;
-		}
-		/* Even a failed start gets the stream: the exit follows. */
-		session_started(s);
-	}
-	if (!s->exited && main_exited(&st))
-		session_record_exit(s, &st);
+	if (!s->exited && main_exited(st))
+		session_record_exit(s, st);
 	if (s->exited && !s->stopping) {
-		if (strcmp(st.active, "failed") == 0) {
+		if (strcmp(st->active, "failed") == 0) {
 			s->stopping = 1;
 			s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
 		} else
 			session_stop(s);
 	}
-	if (s->stopping && stop_confirmed(s, &st)) {
+	if (s->stopping && stop_confirmed(s, st)) {
 		session_gone(s);
 		return;
 	}
-	session_arm(s, s->stopping || s->state != SS_RUNNING ?
-	    POLL_FAST_USEC : POLL_SLOW_USEC);
+	if (s->recheck)
+		session_check(s);
+	else
+		session_arm(s, s->stopping || st->job_id != 0 ?
+		    POLL_FAST_USEC : POLL_SLOW_USEC);
+}
+
+static void
+session_checked(struct dbusd_req *req, void *arg)
+{
+	struct session		*s = arg;
+	struct unit_state	 st;
+	int			 r;
+
+	memset(&st, 0, sizeof(st));
+	r = dbusd_unit_state_end(req, &st);
+	dbusd_req_free(req);
+	s->req = NULL;
+	if (r < 0) {
+		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
+		session_arm(s, POLL_SLOW_USEC);
+		return;
+	}
+	session_decide(s, &st);
+}
+
+/* One state read in flight per session; asks made meanwhile coalesce. */
+void
+session_check(struct session *s)
+{
+	int	 r;
+
+	if (!s->unit_made)
+		return;
+	if (s->req != NULL) {
+		s->recheck = 1;
+		return;
+	}
+	s->recheck = 0;
+	r = dbusd_unit_state_begin(parent->bus, s->unit, session_checked, s,
+	    &s->req);
+	if (r < 0) {
+		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
+		session_arm(s, POLL_SLOW_USEC);
+	}
 }
 
 static void
@@ -229,6 +246,7 @@ session_clear(struct session *s, uint32_t sid, struct event *timer)
 	s->sid = sid;
 	s->conn_fd = -1;
 	s->relay_end = -1;
+	s->pidfd = -1;
 	s->timer = timer;
 }
 
@@ -249,6 +267,10 @@ session_reset(struct session *s)
 		close(s->conn_fd);
 	if (s->relay_end != -1)
 		close(s->relay_end);
+	if (s->pidfd != -1)
+		close(s->pidfd);
+	dbusd_req_free(s->req);		/* cancels what is in flight */
+	dbusd_req_free(s->start_call);
 	evtimer_del(s->timer);
 	session_clear(s, s->sid, s->timer);
 }

@@ -102,8 +102,8 @@ cmd_stop(struct dbusd *d, const char *unit)
 {
 	int	r;
 
-	if ((r = dbusd_stop_unit(d, unit)) < 0 ||
-	    (r = dbusd_reset_failed(d, unit)) < 0) {
+	if ((r = dbusd_unit_method(d, UM_STOP, unit)) < 0 ||
+	    (r = dbusd_unit_method(d, UM_RESET_FAILED, unit)) < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
 		return 1;
 	}
