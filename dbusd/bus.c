@@ -69,7 +69,8 @@ bus_run(struct dbusd *d)
 {
 	int	i, r = 0;
 
-	for (i = 0; i < PROCESS_MAX; i++)
+	/* A reply is somebody's next step: it goes before queued signals. */
+	for (i = 0; i < PROCESS_MAX && TAILQ_EMPTY(&d->done); i++)
 		if ((r = sd_bus_process(d->bus, NULL)) <= 0)
 			break;
 	/* Without PID 1 the parent can neither start nor stop: fail closed. */

@@ -111,12 +111,14 @@ want_ifaces(const struct prop_want *want, size_t nw,
 }
 
 /*
- * Asks for the wanted properties of a unit with one GetAll per
- * interface, sent back to back in table order.
+ * Asks for the wanted properties of a unit, sent back to back in table
+ * order: with one GetAll per interface (REQ_GETALL: the properties of
+ * one interface are one snapshot), or one Get per property (REQ_GET:
+ * small replies, nothing else computed by PID 1).
  */
 int
 call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
-    size_t nw, struct dbusd_req **out)
+    size_t nw, enum req_kind kind, struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
 	const char		*iface[REQ_MAX_CALLS];
@@ -133,9 +135,13 @@ call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
 		free(path);
 		return -ENOMEM;
 	}
-	for (i = 0, r = 0; i < ni && r >= 0; i++)
+	req->kind = kind;
+	for (i = 0, r = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
 		r = call_add(req, path, "org.freedesktop.DBus.Properties",
 		    "GetAll", "s", iface[i]);
+	for (i = 0; kind == REQ_GET && i < nw && r >= 0; i++)
+		r = call_add(req, path, "org.freedesktop.DBus.Properties",
+		    "Get", "ss", want[i].iface, want[i].name);
 	free(path);
 	if (r < 0) {
 		dbusd_req_free(req);
@@ -200,11 +206,21 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 	int		 r = 0;
 
 	*nv = 0;
-	if ((ni = want_ifaces(want, nw, iface)) != req->ncalls)
+	ni = want_ifaces(want, nw, iface);
+	if (req->ncalls != (req->kind == REQ_GET ? nw : ni))
 		return -EINVAL;
-	for (i = 0; i < ni && r >= 0; i++)
-		if ((r = req_result(req, i, &reply)) >= 0)
+	for (i = 0; i < req->ncalls && r >= 0; i++) {
+		if ((r = req_result(req, i, &reply)) < 0)
+			break;
+		if (req->kind == REQ_GETALL) {
 			r = get_all_parse(reply, iface[i], want, nw, v, nv);
+			continue;
+		}
+		memset(&v[*nv], 0, sizeof(v[*nv]));
+		v[*nv].iface = want[i].iface;
+		v[*nv].name = want[i].name;
+		r = prop_read_variant(reply, &v[(*nv)++]);
+	}
 	return r < 0 ? r : 0;
 }
 

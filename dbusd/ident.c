@@ -49,7 +49,7 @@ dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
 	int	 r;
 
 	if ((r = call_get_begin(d, OPTY_CLIENT_UNIT, ident_want, ident_nwant,
-	    out)) < 0)
+	    REQ_GET, out)) < 0)
 		return r;
 	(*out)->cb = cb;
 	(*out)->arg = arg;

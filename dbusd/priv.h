@@ -29,13 +29,20 @@
 
 struct event;
 
-#define REQ_MAX_CALLS	2	/* Unit and Service */
 #define WANT_MAX	10	/* properties of one request */
+#define REQ_MAX_CALLS	WANT_MAX
+
+enum req_kind {
+	REQ_CALL,		/* a method call */
+	REQ_GETALL,		/* Properties.GetAll, one per interface */
+	REQ_GET,		/* Properties.Get, one per property */
+};
 
 /* One request to PID 1 (req.c); the owner frees it, which cancels it. */
 struct dbusd_req {
 	struct dbusd		*d;
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
+	enum req_kind		 kind;
 	sd_bus_message		*msg;		/* prepared, not yet sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
 	sd_bus_message		*reply[REQ_MAX_CALLS];
@@ -106,7 +113,7 @@ int	call_errno(const sd_bus_error *, int);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, struct dbusd_req **);
+	    size_t, enum req_kind, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 int	call_unit_method(struct dbusd *, enum unit_method, const char *,

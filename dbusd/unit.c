@@ -108,7 +108,8 @@ dbusd_unit_state_begin(struct dbusd *d, const char *unit, dbusd_req_cb cb,
 
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	if ((r = call_get_begin(d, unit, state_want, STATE_NWANT, out)) < 0)
+	if ((r = call_get_begin(d, unit, state_want, STATE_NWANT, REQ_GETALL,
+	    out)) < 0)
 		return r;
 	(*out)->cb = cb;
 	(*out)->arg = arg;

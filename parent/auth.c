@@ -3,8 +3,9 @@
  * parent).  The peer's credentials and pidfd come from the socket the
  * relay handed over (the parent reads no byte from it); the expected
  * identity comes from systemd, read twice around a liveness check so a
- * client replaced in between is refused.  The reads do not block the
- * parent: other sessions are served while systemd answers.
+ * client replaced in between is refused, and read again when the client
+ * asks to start.  The reads do not block the parent: other sessions are
+ * served while systemd answers.
  */
 #include <sys/types.h>
 #include <sys/pidfd.h>
@@ -76,27 +77,35 @@ peer_facts(int conn, struct ucred *cr, int *pidfdp)
 	return 0;
 }
 
+/* Which identity read is in flight. */
+enum {
+	AUTH_FIRST = 1,		/* admission: must fit the peer */
+	AUTH_SECOND,		/* admission: nothing changed since */
+	AUTH_START,		/* start: still the admitted identity */
+};
+
 static void	auth_read_done(struct dbusd_req *, void *);
 
 static void
 auth_finish(struct session *s, int code)
 {
-	if (s->pidfd != -1)
-		close(s->pidfd);
-	s->pidfd = -1;
 	s->auth_round = 0;
-	if (code != 0)
+	if (code != 0) {
 		log_info("session %u: peer pid %ld refused: %s", s->sid,
 		    (long)s->auth_pid, frame_error_text(code));
+		if (s->pidfd != -1)
+			close(s->pidfd);
+		s->pidfd = -1;
+	}
 	session_authed(s, code);
 }
 
 static void
-auth_read(struct session *s)
+auth_read(struct session *s, int round)
 {
 	int	 r;
 
-	s->auth_round++;
+	s->auth_round = round;
 	r = dbusd_client_ident_begin(parent->bus, auth_read_done, s, &s->req);
 	if (r < 0) {
 		log_warnx("client identity: %s", strerror(-r));
@@ -114,9 +123,20 @@ auth_read_code(int r)
 }
 
 /*
- * First read: the identity must fit the peer, and the pidfd shows the
- * peer still alive, so the pid systemd named was not reused.  Second
- * read: nothing may have changed meanwhile.
+ * The peer is alive after systemd named its pid: the pid was not reused
+ * in between, so systemd named this very process.
+ */
+static int
+auth_alive(const struct session *s)
+{
+	return pidfd_send_signal(s->pidfd, 0, NULL, 0) == -1 ?
+	    ERR_AUTH_CHANGED : 0;
+}
+
+/*
+ * Admission is read, liveness, read again (nothing may have changed in
+ * between).  At start one read followed by the liveness check shows the
+ * admitted process still the main process of the admitted invocation.
  */
 static void
 auth_read_done(struct dbusd_req *req, void *arg)
@@ -131,24 +151,28 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	s->req = NULL;
 	if (r < 0)
 		code = auth_read_code(r);
-	else if (s->auth_round == 1) {
+	else if (s->auth_round == AUTH_FIRST) {
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
-		    pidfd_send_signal(s->pidfd, 0, NULL, 0) == -1)
-			code = ERR_AUTH_CHANGED;
-		if (code == 0) {
+		    (code = auth_alive(s)) == 0) {
 			s->auth_id = id;
-			auth_read(s);
+			auth_read(s, AUTH_SECOND);
 			return;
 		}
-	} else
+	} else if (s->auth_round == AUTH_SECOND)
 		code = ident_same(&s->auth_id, &id) ? 0 : ERR_AUTH_CHANGED;
+	else if ((code = ident_check(&id, s->client_pid)) == 0) {
+		if (memcmp(id.invocation, s->invocation, 16) != 0)
+			code = ERR_AUTH_CHANGED;
+		else
+			code = auth_alive(s);
+	}
 	auth_finish(s, code);
 }
 
 /*
- * Starts authenticating the session's connection; session_authed()
- * gets the result, from here for a refusal on kernel facts, otherwise
- * once systemd has answered twice.
+ * Starts admitting the session's connection; session_authed() gets the
+ * result, from here for a refusal on kernel facts, otherwise once
+ * systemd has answered twice.  The peer's pidfd is kept for the start.
  */
 void
 auth_begin(struct session *s)
@@ -157,7 +181,6 @@ auth_begin(struct session *s)
 	int		 code;
 
 	s->auth_pid = 0;
-	s->auth_round = 0;
 	if ((code = peer_facts(s->conn_fd, &cr, &s->pidfd)) != 0) {
 		auth_finish(s, code);
 		return;
@@ -167,5 +190,13 @@ auth_begin(struct session *s)
 		auth_finish(s, ERR_AUTH_PID);
 		return;
 	}
-	auth_read(s);
+	auth_read(s, AUTH_FIRST);
+}
+
+/* The start's check of the admitted client; session_authed() follows. */
+void
+auth_revalidate(struct session *s)
+{
+	s->auth_pid = s->client_pid;
+	auth_read(s, AUTH_START);
 }

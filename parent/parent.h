@@ -18,6 +18,8 @@
 struct event;
 struct event_base;
 
+#define POLL_FAST_USEC	20000		/* start job queued, stopping */
+
 struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
@@ -37,8 +39,8 @@ struct session {
 	struct dbusd_req	*start_call;	/* sent once re-authenticated */
 	int			 start_code;	/* directory check, told after auth */
 	int			 recheck;	/* state wanted again meanwhile */
-	int			 pidfd;		/* while authenticating */
-	int			 auth_round;	/* identity read in flight: 1, 2 */
+	int			 pidfd;		/* the admitted peer's */
+	int			 auth_round;	/* which identity read is in flight */
 	pid_t			 auth_pid;	/* the peer being authenticated */
 	struct client_ident	 auth_id;	/* its first identity read */
 	uint32_t		 runtime;
@@ -79,6 +81,7 @@ void	parent_send(struct session *, uint32_t, int, const void *, size_t);
 
 /* auth.c */
 void	auth_begin(struct session *);
+void	auth_revalidate(struct session *);
 
 /* admit.c, start.c, watch.c */
 void	session_auth_req(struct session *, struct imsg *);

@@ -119,18 +119,19 @@ start_done(struct dbusd_req *req, void *arg)
 	/* The stream goes to the relay now: its bytes come from the unit. */
 	if (s->state == SS_STARTING)
 		session_started(s);
-	session_check(s);
+	/* Signals bring the next look sooner; polling covers lost ones. */
+	if (s->recheck)
+		session_check(s);
+	else
+		session_arm(s, POLL_FAST_USEC);
 }
 
-/* The re-authentication at start is over: send the prepared call. */
+/* The client's identity was checked again: send the prepared call. */
 void
 start_authed(struct session *s, int code)
 {
 	int	 r;
 
-	if (code == 0 && (s->auth_pid != s->client_pid ||
-	    memcmp(s->auth_id.invocation, s->invocation, 16) != 0))
-		code = ERR_AUTH_CHANGED;
 	if (code == 0)
 		code = s->start_code;
 	if (code != 0) {
@@ -177,5 +178,5 @@ session_start_req(struct session *s, struct imsg *m)
 	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) == 0)
 		s->start_code = start_prepare(s, &a, dirfd);
 	close(dirfd);
-	auth_begin(s);
+	auth_revalidate(s);
 }

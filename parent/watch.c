@@ -17,8 +17,13 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
-#define POLL_FAST_USEC	20000		/* start job queued, stopping */
 #define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
+/*
+ * PID 1 sends a unit's signals in bursts (a start or an exit changes
+ * several properties and ends a job): one state read answers a burst,
+ * and fewer reads leave PID 1 free to start the next unit.
+ */
+#define HINT_DELAY_USEC	2000
 
 uint64_t
 now_usec(void)
@@ -210,6 +215,21 @@ session_check(struct session *s)
 	}
 }
 
+/* A hint: look again shortly, unless a look is already due sooner. */
+static void
+session_soon(struct session *s)
+{
+	struct timeval	 due, now, soon = { 0, HINT_DELAY_USEC };
+
+	if (evtimer_pending(s->timer, &due)) {
+		evutil_gettimeofday(&now, NULL);
+		timeradd(&now, &soon, &soon);
+		if (timercmp(&due, &soon, <=))
+			return;
+	}
+	session_arm(s, HINT_DELAY_USEC);
+}
+
 static void
 session_timer(int fd, short ev, void *arg)
 {
@@ -234,7 +254,7 @@ session_hint(const struct hint *h, void *arg)
 		    strcmp(h->result, "done") != 0)
 			log_info("session %u: start job of %s: %s", s->sid,
 			    s->unit, h->result);
-		session_check(s);
+		session_soon(s);
 		parent_status();
 	}
 }
