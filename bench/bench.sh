@@ -7,7 +7,8 @@
 # run at all, never because a number is slow.
 #
 #	BENCH_RUNS=5 BENCH_TPUT_MIB=16 BENCH_IN_MIB=16 BENCH_LAT_N=200
-#	BENCH_LOAD_N=50 BENCH_TAIL_N=1000 BENCH_WINDOW=5	(see inner.sh)
+#	BENCH_LOAD_N=50 BENCH_LOAD_SETTLE_MS=1000 BENCH_TAIL_N=1000
+#	BENCH_WINDOW=5	(see inner.sh)
 
 . "$(cd "$(dirname "$0")/.." && pwd -P)/regress/harness.sh"
 # harness.sh finds itself from $0, which is this script.
@@ -28,6 +29,7 @@ harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" OUT="$OUT" \
     BENCH_IN_MIB="${BENCH_IN_MIB:-}" BENCH_LAT_N="${BENCH_LAT_N:-}" \
     BENCH_LOAD_N="${BENCH_LOAD_N:-}" BENCH_TAIL_N="${BENCH_TAIL_N:-}" \
     BENCH_WINDOW="${BENCH_WINDOW:-}" \
+    BENCH_LOAD_SETTLE_MS="${BENCH_LOAD_SETTLE_MS:-}" \
     timeout -k 5 1800 /bin/sh bench/inner.sh
 rc=$?
 t1=$(date +%s)

@@ -8,12 +8,13 @@
  * a fork and exec per session, and it reads every connection from one
  * poll loop as fast as the relay writes.
  *
- *	opty-benchc [-n jobs] [-P par] [-L loads -l shellcmd] [-K] [-T sec]
- *	    [-i inbytes] [-s bytes_per_sec] [-d dir] -- command [arg ...]
+ *	opty-benchc [-n jobs] [-P par] [-L loads -l shellcmd] [-K] [-S ms]
+ *	    [-T sec] [-i inbytes] [-s bytes_per_sec] [-d dir] -- command [arg ...]
  *
  * Load sessions (-L, running "/bin/sh -c shellcmd") start first; jobs
  * (the command, -n in all, -P at a time) start once every load has
- * produced output, and a job refused with ERR_BUSY is retried.  -K
+ * produced output (and -S milliseconds more, so that the loads' own
+ * start-up is over), and a job refused with ERR_BUSY is retried.  -K
  * closes the loads once the jobs are done; -T closes everything after
  * that many seconds of the measuring window.  -i sends that many input
  * bytes in full input frames once the job's first output byte came.
@@ -60,7 +61,7 @@ struct bconn {
 };
 
 struct bench {
-	uint64_t	 jobs, par, loads, inbytes, slow, window_sec;
+	uint64_t	 jobs, par, loads, inbytes, slow, window_sec, settle_ms;
 	int		 kill_loads;
 	int		 dirfd;
 	uint8_t		 jobframe[FRAME_HDR_LEN + FRAME_MAX_PAYLOAD];
@@ -434,7 +435,8 @@ run(void)
 		while (b.nreload > 0)
 			conn_open(1, b.reload[--b.nreload]);
 		maybe_open_window(now);
-		while (b.window && b.started < b.jobs && jobs_live() < b.par)
+		while (b.window && now - b.wstart >= b.settle_ms * 1000 &&
+		    b.started < b.jobs && jobs_live() < b.par)
 			conn_open(0, (unsigned)b.started++);
 		if (b.kill_loads && b.done >= b.jobs)
 			close_loads(now);
@@ -465,7 +467,7 @@ main(int argc, char *argv[])
 	log_init("opty-benchc", 0);
 	b.jobs = 1;
 	b.par = 1;
-	while ((ch = getopt(argc, argv, "d:i:Kl:L:n:P:s:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:i:Kl:L:n:P:s:S:T:")) != -1) {
 		switch (ch) {
 		case 'd': dir = optarg; break;
 		case 'i': b.inbytes = bench_num("-i", optarg); break;
@@ -475,6 +477,7 @@ main(int argc, char *argv[])
 		case 'n': b.jobs = bench_num("-n", optarg); break;
 		case 'P': b.par = bench_num("-P", optarg); break;
 		case 's': b.slow = bench_num("-s", optarg); break;
+		case 'S': b.settle_ms = bench_num("-S", optarg); break;
 		case 'T': b.window_sec = bench_num("-T", optarg); break;
 		default: usage();
 		}

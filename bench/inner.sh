@@ -15,6 +15,8 @@ LOAD_N=${BENCH_LOAD_N:-50}
 TAIL_N=${BENCH_TAIL_N:-1000}
 WINDOW=${BENCH_WINDOW:-5}
 TPUT_CMD="head -c ${TPUT_MIB}M /dev/zero | base64 -w 76"
+LOAD_CMD="head -c 256M /dev/zero | base64 -w 76"
+LOAD_SETTLE_MS=${BENCH_LOAD_SETTLE_MS:-1000}
 IN_BYTES=$((IN_MIB * 1048576))
 IN_CMD="stty raw -echo; printf R; head -c $IN_BYTES >/dev/null; printf D"
 SDRUN="/usr/bin/systemd-run --quiet -p User=byk -p Group=byk
@@ -65,7 +67,8 @@ echo "NPROC $(nproc)" >> "$OUT/env.txt"
 echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
 echo "SYSTEMD $(systemctl --version | head -n 1)" >> "$OUT/env.txt"
 echo "CONF runs=$RUNS tput_mib=$TPUT_MIB in_mib=$IN_MIB lat_n=$LAT_N" \
-    "load_n=$LOAD_N tail_n=$TAIL_N window=$WINDOW" >> "$OUT/env.txt"
+    "load_n=$LOAD_N load_settle_ms=$LOAD_SETTLE_MS tail_n=$TAIL_N" \
+    "window=$WINDOW" >> "$OUT/env.txt"
 mem idle-start
 
 log "warm-up"
@@ -123,10 +126,26 @@ while [ $r -lt "$RUNS" ]; do
 done
 
 wait_no_units 30 || log "session units left after the windows"
+# The loads write 256 MiB each (as the issue's command), so that none
+# ends before the last probe; the probes start 1 s after every load
+# produced output: the steady state, not the loads' own start-up.
 log "start latency under load: 15 loaded sessions, $LOAD_N starts"
-benchc -L 15 -l "$TPUT_CMD" -K -n "$LOAD_N" -- /bin/echo x |
+benchc -L 15 -l "$LOAD_CMD" -K -S "$LOAD_SETTLE_MS" -n "$LOAD_N" -- /bin/echo x |
     sed -n 's/^J /loaded echo /p; s/^L /load /p; s/^# busy /busy /p' \
     >> "$OUT/lat.txt"
+
+# The reference under the same load: 15 supervisor sessions at full
+# output in the background, the bare StartTransientUnit path probed.
+log "bare D-Bus start latency under the same load: $LOAD_N starts"
+wait_no_units 30 || log "session units left before the bare probes"
+benchc -n 0 -L 15 -l "$LOAD_CMD" -T 600 > /dev/null &
+until [ "$(systemctl list-units --no-legend --state=running \
+    'opencode-pty-*.service' | wc -l)" -ge 15 ]; do sleep 0.2; done
+sleep $((LOAD_SETTLE_MS / 1000 + 1))
+benchunit -n "$LOAD_N" -- /bin/echo x | sed "s/^U /loadbare echo /" \
+    >> "$OUT/lat.txt"
+systemctl stop "$CLIENT_UNIT"
+wait
 
 log "memory: one 1 KiB/s reader of 256 MiB of output"
 ( sleep 3; mem slow-3s; sleep 6; mem slow-9s ) &

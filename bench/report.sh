@@ -115,6 +115,7 @@ lat sup echo 4 6 "supervisor"
 lat bare echo 4 7 "bare StartTransientUnit (exit = stop + EOF)"
 lat sdpipe echo 4 6 "systemd-run --wait --pipe"
 lat loaded echo 4 6 "supervisor, 15 sessions at full output"
+lat loadbare echo 4 7 "bare StartTransientUnit, beside the same 15 sessions"
 p50() { awk -v p="$1" -v c="$2" -v k="$3" '$1 == p && $2 == c &&
     $k ~ /^[0-9]+$/ && $k > 0 { print $k / 1000 }' "$OUT/lat.txt" | pcts |
     awk '{ print $1 }'; }
@@ -122,6 +123,8 @@ sfb=$(p50 sup echo 4); bfb=$(p50 bare echo 4); sex=$(p50 sup true 6)
 bex=$(p50 bare true 7); dex=$(p50 sdpipe true 6)
 lp99=$(awk '$1 == "loaded" && $2 == "echo" && $4 > 0 { print $4 / 1000 }' \
     "$OUT/lat.txt" | pcts | awk '{ print $3 }')
+lb50=$(p50 loadbare echo 4); lb99=$(awk '$1 == "loadbare" && $2 == "echo" &&
+    $4 > 0 { print $4 / 1000 }' "$OUT/lat.txt" | pcts | awk '{ print $3 }')
 echo
 echo "Supervisor overhead at p50 over the bare D-Bus path: first byte" \
     "**$(awk -v a="$sfb" -v b="$bfb" 'BEGIN { printf "%+.1f", a - b }') ms**" \
@@ -132,6 +135,8 @@ echo "Supervisor overhead at p50 over the bare D-Bus path: first byte" \
 echo "Start p99 under load / idle p50 (echo x, first byte):" \
     "$(ratio "$lp99" "$sfb") (target <= 2x).  ERR_BUSY retries under" \
     "load: $(awk '$1 == "busy" { print $2 }' "$OUT/lat.txt")."
+echo "The bare StartTransientUnit path beside the same load: p99 / its own" \
+    "idle p50 $(ratio "$lb99" "$bfb"), p50 / idle p50 $(ratio "$lb50" "$bfb")."
 fails=$(awk '($1 == "sup" || $1 == "loaded") && $4 == "error" { n++ }
     END { print n + 0 }' "$OUT/lat.txt")
 echo "Sessions refused with an error frame: $fails."
