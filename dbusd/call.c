@@ -121,7 +121,7 @@ call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
     size_t nw, enum req_kind kind, struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
-	const char		*iface[REQ_MAX_CALLS];
+	const char		*iface[REQ_MAX_CALLS] = { NULL };
 	char			*path = NULL;
 	size_t			 i, ni;
 	int			 r;
@@ -200,7 +200,7 @@ int
 call_get_values(struct dbusd_req *req, const struct prop_want *want,
     size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
 {
-	const char	*iface[REQ_MAX_CALLS];
+	const char	*iface[REQ_MAX_CALLS] = { NULL };
 	sd_bus_message	*reply;
 	size_t		 i, ni;
 	int		 r = 0;
@@ -213,6 +213,8 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 		if ((r = req_result(req, i, &reply)) < 0)
 			break;
 		if (req->kind == REQ_GETALL) {
+			if (iface[i] == NULL)
+				return -EINVAL;
 			r = get_all_parse(reply, iface[i], want, nw, v, nv);
 			continue;
 		}
