@@ -11,6 +11,7 @@ RUNS=${BENCH_RUNS:-5}
 TPUT_MIB=${BENCH_TPUT_MIB:-16}
 IN_MIB=${BENCH_IN_MIB:-16}
 LAT_N=${BENCH_LAT_N:-200}
+LAT_BLOCK=${BENCH_LAT_BLOCK:-20}
 LOAD_N=${BENCH_LOAD_N:-50}
 TAIL_N=${BENCH_TAIL_N:-1000}
 WINDOW=${BENCH_WINDOW:-5}
@@ -67,6 +68,7 @@ echo "NPROC $(nproc)" >> "$OUT/env.txt"
 echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
 echo "SYSTEMD $(systemctl --version | head -n 1)" >> "$OUT/env.txt"
 echo "CONF runs=$RUNS tput_mib=$TPUT_MIB in_mib=$IN_MIB lat_n=$LAT_N" \
+    "lat_block=$LAT_BLOCK" \
     "load_n=$LOAD_N load_settle_ms=$LOAD_SETTLE_MS tail_n=$TAIL_N" \
     "window=$WINDOW" >> "$OUT/env.txt"
 mem idle-start
@@ -101,16 +103,25 @@ while [ $r -lt "$RUNS" ]; do
 	r=$((r + 1))
 done
 
-log "start latency: $LAT_N sessions x 2 commands x 3 paths"
+# The three paths take turns in blocks of LAT_BLOCK sessions, so that the
+# machine's drift over the minutes of a run hits them alike.
+log "start latency: $LAT_N sessions x 2 commands x 3 paths," \
+    "in turns of $LAT_BLOCK"
 for cmd in true echo; do
 	if [ $cmd = true ]; then set -- /bin/true; else set -- /bin/echo x; fi
-	benchc -n "$LAT_N" -- "$@" | sed -n "s/^J /sup $cmd /p" \
-	    >> "$OUT/lat.txt"
-	benchunit -n "$LAT_N" -- "$@" | sed "s/^U /bare $cmd /" \
-	    >> "$OUT/lat.txt"
-	# shellcheck disable=SC2086
-	benchexec -n "$LAT_N" -- $SDRUN --wait --pipe -- "$@" |
-	    sed "s/^X /sdpipe $cmd /" >> "$OUT/lat.txt"
+	left=$LAT_N
+	while [ "$left" -gt 0 ]; do
+		b=$LAT_BLOCK
+		[ "$b" -gt "$left" ] && b=$left
+		left=$((left - b))
+		benchc -n "$b" -- "$@" | sed -n "s/^J /sup $cmd /p" \
+		    >> "$OUT/lat.txt"
+		benchunit -n "$b" -- "$@" | sed "s/^U /bare $cmd /" \
+		    >> "$OUT/lat.txt"
+		# shellcheck disable=SC2086
+		benchexec -n "$b" -- $SDRUN --wait --pipe -- "$@" |
+		    sed "s/^X /sdpipe $cmd /" >> "$OUT/lat.txt"
+	done
 done
 mem idle-after-latency
 

@@ -2,10 +2,12 @@
  * auth.c: authenticates a client connection from kernel facts (root
  * parent).  The peer's credentials and pidfd come from the socket the
  * relay handed over (the parent reads no byte from it); the expected
- * identity comes from systemd, read twice around a liveness check so a
- * client replaced in between is refused, and read again when the client
- * asks to start.  The reads do not block the parent: other sessions are
- * served while systemd answers.
+ * identity comes from systemd.  Admission is one read followed by a
+ * liveness check of the peer; the start is one more read, made after the
+ * start request arrived, followed by another liveness check.  So no unit
+ * is asked for before systemd was read, the peer found alive and systemd
+ * read again, as the seed's authenticate() does.  The reads do not block
+ * the parent: other sessions are served while systemd answers.
  */
 #include <sys/types.h>
 #include <sys/pidfd.h>
@@ -39,16 +41,6 @@ ident_check(const struct client_ident *id, pid_t pid)
 	return 0;
 }
 
-static int
-ident_same(const struct client_ident *a, const struct client_ident *b)
-{
-	return a->main_pid == b->main_pid &&
-	    memcmp(a->invocation, b->invocation, sizeof(a->invocation)) == 0 &&
-	    strcmp(a->active, b->active) == 0 &&
-	    strcmp(a->sub, b->sub) == 0 &&
-	    strcmp(a->cgroup, b->cgroup) == 0;
-}
-
 /* Both facts are required; a kernel without SO_PEERPIDFD is refused. */
 static int
 peer_facts(int conn, struct ucred *cr, int *pidfdp)
@@ -79,8 +71,7 @@ peer_facts(int conn, struct ucred *cr, int *pidfdp)
 
 /* Which identity read is in flight. */
 enum {
-	AUTH_FIRST = 1,		/* admission: must fit the peer */
-	AUTH_SECOND,		/* admission: nothing changed since */
+	AUTH_ADMIT = 1,		/* admission: must fit the peer */
 	AUTH_START,		/* start: still the admitted identity */
 };
 
@@ -134,9 +125,10 @@ auth_alive(const struct session *s)
 }
 
 /*
- * Admission is read, liveness, read again (nothing may have changed in
- * between).  At start one read followed by the liveness check shows the
- * admitted process still the main process of the admitted invocation.
+ * Each read is followed by the liveness check: the process systemd named
+ * is the peer.  At start the read also shows the admitted process still
+ * the main process of the admitted invocation: nothing changed since the
+ * admission's read.
  */
 static void
 auth_read_done(struct dbusd_req *req, void *arg)
@@ -151,16 +143,11 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	s->req = NULL;
 	if (r < 0)
 		code = auth_read_code(r);
-	else if (s->auth_round == AUTH_FIRST) {
+	else if (s->auth_round == AUTH_ADMIT) {
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
-		    (code = auth_alive(s)) == 0) {
+		    (code = auth_alive(s)) == 0)
 			s->auth_id = id;
-			auth_read(s, AUTH_SECOND);
-			return;
-		}
-	} else if (s->auth_round == AUTH_SECOND)
-		code = ident_same(&s->auth_id, &id) ? 0 : ERR_AUTH_CHANGED;
-	else if ((code = ident_check(&id, s->client_pid)) == 0) {
+	} else if ((code = ident_check(&id, s->client_pid)) == 0) {
 		if (memcmp(id.invocation, s->invocation, 16) != 0)
 			code = ERR_AUTH_CHANGED;
 		else
@@ -172,7 +159,7 @@ auth_read_done(struct dbusd_req *req, void *arg)
 /*
  * Starts admitting the session's connection; session_authed() gets the
  * result, from here for a refusal on kernel facts, otherwise once
- * systemd has answered twice.  The peer's pidfd is kept for the start.
+ * systemd has answered.  The peer's pidfd is kept for the start.
  */
 void
 auth_begin(struct session *s)
@@ -190,7 +177,7 @@ auth_begin(struct session *s)
 		auth_finish(s, ERR_AUTH_PID);
 		return;
 	}
-	auth_read(s, AUTH_FIRST);
+	auth_read(s, AUTH_ADMIT);
 }
 
 /* The start's check of the admitted client; session_authed() follows. */

@@ -6,7 +6,8 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/relayproc.c parent/dispatch.c \
 				   parent/auth.c parent/admit.c \
 				   parent/start.c parent/watch.c \
-				   parent/shutdown.c parent/journal.c \
+				   parent/shutdown.c parent/status.c \
+				   parent/journal.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_ERR_SRCS) \

@@ -18,7 +18,14 @@
 struct event;
 struct event_base;
 
-#define POLL_FAST_USEC	20000		/* start job queued, stopping */
+#define POLL_FAST_USEC	20000		/* a job queued, stopping */
+/*
+ * While the start job runs its end is told by JobRemoved; the poll only
+ * covers a lost signal.  Reading the unit meanwhile would take PID 1
+ * away from starting it (a GetAll of .Service reads the cgroup's
+ * counters).
+ */
+#define POLL_START_USEC	200000
 
 struct session {
 	uint32_t		 sid;
@@ -30,6 +37,7 @@ struct session {
 	char			 unit[64];
 	char			 job[128];
 	int			 unit_made;	/* StartTransientUnit accepted */
+	int			 start_job;	/* its start job still runs */
 	int			 exited;	/* main process exit recorded */
 	int			 stopping;	/* stop or reset requested */
 	int			 stop_late;	/* budget passed, still waiting */
@@ -42,7 +50,7 @@ struct session {
 	int			 pidfd;		/* the admitted peer's */
 	int			 auth_round;	/* which identity read is in flight */
 	pid_t			 auth_pid;	/* the peer being authenticated */
-	struct client_ident	 auth_id;	/* its first identity read */
+	struct client_ident	 auth_id;	/* its admission read */
 	uint32_t		 runtime;
 	uint32_t		 argc;
 	char			 argv_hash[65];
@@ -102,6 +110,8 @@ void	session_closed(struct session *);
 void	parent_stop_all(void);
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
+
+/* status.c */
 void	parent_status(void);
 
 /* journal.c */

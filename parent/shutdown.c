@@ -107,20 +107,3 @@ parent_shutdown(int sig, short ev, void *arg)
 	relay_stop();
 	exit(0);
 }
-
-void
-parent_status(void)
-{
-	unsigned	 live = 0, depth = 0, bound = 0;
-	uint64_t	 dropped = 0;
-	int		 i;
-
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
-		if (parent->sessions[i].state != SS_FREE)
-			live++;
-	if (parent->bus != NULL)
-		dbusd_hint_stats(parent->bus, &depth, &bound, &dropped);
-	sd_notifyf(0, "STATUS=%u/%d sessions; hint queue %u/%u, %llu dropped",
-	    live, OPTY_MAX_SESSIONS, depth, bound,
-	    (unsigned long long)dropped);
-}

@@ -120,10 +120,11 @@ start_done(struct dbusd_req *req, void *arg)
 	if (s->state == SS_STARTING)
 		session_started(s);
 	/* Signals bring the next look sooner; polling covers lost ones. */
+	s->start_job = 1;
 	if (s->recheck)
 		session_check(s);
 	else
-		session_arm(s, POLL_FAST_USEC);
+		session_arm(s, POLL_START_USEC);
 }
 
 /* The client's identity was checked again: send the prepared call. */

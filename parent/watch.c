@@ -168,8 +168,12 @@ session_decide(struct session *s, const struct unit_state *st)
 		session_gone(s);
 		return;
 	}
+	if (st->job_id == 0)
+		s->start_job = 0;
 	if (s->recheck)
 		session_check(s);
+	else if (s->start_job && !s->stopping)
+		session_arm(s, POLL_START_USEC);
 	else
 		session_arm(s, s->stopping || st->job_id != 0 ?
 		    POLL_FAST_USEC : POLL_SLOW_USEC);
@@ -250,10 +254,13 @@ session_hint(const struct hint *h, void *arg)
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
-		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0 &&
-		    strcmp(h->result, "done") != 0)
-			log_info("session %u: start job of %s: %s", s->sid,
-			    s->unit, h->result);
+		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0) {
+			s->start_job = 0;
+			if (strcmp(h->result, "done") != 0)
+				log_info("session %u: start job of %s: %s",
+				    s->sid, s->unit, h->result);
+		} else if (s->start_job && !s->stopping)
+			continue;	/* nothing to decide before its end */
 		session_soon(s);
 		parent_status();
 	}
