@@ -10,6 +10,7 @@
  * one place that closes a session's descriptors, exactly once.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <errno.h>
@@ -161,11 +162,32 @@ session_end(struct session *s, uint16_t code)
 	parent_queue(s, IMSG_CLOSE_REQ);
 }
 
+/*
+ * Gives the whole pages inside a scratch buffer back to the kernel; they
+ * read as zeroes when next touched, and a buffer is always written
+ * before it is read.  So an idle relay holds no memory for past sessions.
+ */
+static void
+session_release(void *buf, size_t len)
+{
+	uintptr_t	start = (uintptr_t)buf, end = start + len;
+	uintptr_t	page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	start = (start + page - 1) & ~(page - 1);
+	end &= ~(page - 1);
+	if (start < end && madvise((void *)start, end - start,
+	    MADV_DONTNEED) == -1)
+		log_warn("madvise");
+}
+
 void
 session_free(struct session *s)
 {
 	session_teardown(s);
 	session_clear(s);
+	session_release(s->raw, sizeof(s->raw));
+	session_release(s->out.buf, sizeof(s->out.buf));
+	session_release(s->in.fr.payload, sizeof(s->in.fr.payload));
 	relay_listen_resume();
 }
 
