@@ -182,9 +182,10 @@ echo "Aggregate / single-session supervisor median: $(ratio "$a" "$sm")."
 echo
 echo "### Memory (KiB)"
 echo
-echo "VmRSS (peak VmHWM) counts the shared clean pages of libc and the other"
-echo "libraries (libc alone is ~1.6 MiB of it); Pss and Private_Dirty are the"
-echo "process's own share."
+echo "VmRSS (peak VmHWM) counts every page mapped: for the parent that includes"
+echo "the shared clean pages of libc and libsystemd (libc alone is ~1.5 MiB of"
+echo "it); the relay is static-pie and maps no shared library. Pss and"
+echo "Private_Dirty are the process's own share."
 echo
 echo "| moment | parent VmRSS (HWM) | parent Pss / Private_Dirty | relay VmRSS (HWM) | relay Pss / Private_Dirty |"
 echo "|---|---:|---:|---:|---:|"
