@@ -118,7 +118,8 @@ want_ifaces(const struct prop_want *want, size_t nw,
  */
 int
 call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
-    size_t nw, enum req_kind kind, struct dbusd_req **out)
+    size_t nw, enum req_kind kind, dbusd_req_cb cb, void *arg,
+    struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
 	const char		*iface[REQ_MAX_CALLS] = { NULL };
@@ -136,6 +137,8 @@ call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
 		return -ENOMEM;
 	}
 	req->kind = kind;
+	req->cb = cb;
+	req->arg = arg;
 	for (i = 0, r = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
 		r = call_add(req, path, "org.freedesktop.DBus.Properties",
 		    "GetAll", "s", iface[i]);

@@ -46,14 +46,8 @@ int
 dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
     struct dbusd_req **out)
 {
-	int	 r;
-
-	if ((r = call_get_begin(d, OPTY_CLIENT_UNIT, ident_want, ident_nwant,
-	    REQ_GET, out)) < 0)
-		return r;
-	(*out)->cb = cb;
-	(*out)->arg = arg;
-	return 0;
+	return call_get_begin(d, OPTY_CLIENT_UNIT, ident_want, ident_nwant,
+	    REQ_GET, cb, arg, out);
 }
 
 int

@@ -113,7 +113,7 @@ int	call_errno(const sd_bus_error *, int);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, enum req_kind, struct dbusd_req **);
+	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 int	call_unit_method(struct dbusd *, enum unit_method, const char *,

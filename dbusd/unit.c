@@ -104,16 +104,10 @@ int
 dbusd_unit_state_begin(struct dbusd *d, const char *unit, dbusd_req_cb cb,
     void *arg, struct dbusd_req **out)
 {
-	int	 r;
-
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	if ((r = call_get_begin(d, unit, state_want, STATE_NWANT, REQ_GETALL,
-	    out)) < 0)
-		return r;
-	(*out)->cb = cb;
-	(*out)->arg = arg;
-	return 0;
+	return call_get_begin(d, unit, state_want, STATE_NWANT, REQ_GETALL,
+	    cb, arg, out);
 }
 
 int
