@@ -205,6 +205,40 @@ test_no_partial_result(void **state)
 }
 
 /*
+ * A message to marshal variants into, on a bus of our own (one end of a
+ * socketpair, never connected to a daemon): msg_new(), append,
+ * msg_to_read(), read back, msg_free().
+ */
+static sd_bus_message *
+msg_new(sd_bus **bus, int sp[2])
+{
+	sd_bus_message	*m = NULL;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sp), 0);
+	assert_true(sd_bus_new(bus) >= 0);
+	assert_true(sd_bus_set_fd(*bus, sp[0], sp[0]) >= 0);
+	assert_true(sd_bus_start(*bus) >= 0);
+	assert_true(sd_bus_message_new_signal(*bus, &m, "/x", "x.y", "Z") >= 0);
+	return m;
+}
+
+static void
+msg_to_read(sd_bus_message *m)
+{
+	assert_true(sd_bus_message_seal(m, 1, 0) >= 0);
+	assert_true(sd_bus_message_rewind(m, 1) >= 0);
+}
+
+static void
+msg_free(sd_bus_message *m, sd_bus *bus, int sp[2])
+{
+	sd_bus_message_unref(m);
+	sd_bus_close_unref(bus);
+	close(sp[1]);
+}
+
+/*
  * prop_read_variant() on real marshalled variants: the signature inside
  * the variant is what counts, whatever the caller expected.
  */
@@ -219,20 +253,14 @@ test_read_variant(void **state)
 	size_t			 i;
 
 	(void)state;
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
-	    sp), 0);
-	assert_true(sd_bus_new(&bus) >= 0);
-	assert_true(sd_bus_set_fd(bus, sp[0], sp[0]) >= 0);
-	assert_true(sd_bus_start(bus) >= 0);
-	assert_true(sd_bus_message_new_signal(bus, &m, "/x", "x.y", "Z") >= 0);
+	m = msg_new(&bus, sp);
 	assert_true(sd_bus_message_append(m, "vvvvvv", "s", "active",
 	    "s", "running", "u", (uint32_t)42, "s", CGROUP, "i", (int32_t)7,
 	    "as", 1, "x") >= 0);
 	assert_true(sd_bus_message_open_container(m, 'v', "ay") >= 0);
 	assert_true(sd_bus_message_append_array(m, 'y', inv16, 16) >= 0);
 	assert_true(sd_bus_message_close_container(m) >= 0);
-	assert_true(sd_bus_message_seal(m, 1, 0) >= 0);
-	assert_true(sd_bus_message_rewind(m, 1) >= 0);
+	msg_to_read(m);
 
 	memset(v, 0, sizeof(v));
 	for (i = 0; i < 6; i++)
@@ -265,9 +293,7 @@ test_read_variant(void **state)
 	v[2].iface = SERVICE, v[2].name = "MainPID";
 	assert_int_equal(ident_decode(v, 6, &id), -EBADMSG);
 
-	sd_bus_message_unref(m);
-	sd_bus_close_unref(bus);
-	close(sp[1]);
+	msg_free(m, bus, sp);
 }
 
 /*
@@ -296,16 +322,10 @@ test_state_types(void **state)
 	int			 sp[2];
 
 	(void)state;
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
-	    sp), 0);
-	assert_true(sd_bus_new(&bus) >= 0);
-	assert_true(sd_bus_set_fd(bus, sp[0], sp[0]) >= 0);
-	assert_true(sd_bus_start(bus) >= 0);
-	assert_true(sd_bus_message_new_signal(bus, &m, "/x", "x.y", "Z") >= 0);
+	m = msg_new(&bus, sp);
 	assert_true(sd_bus_message_append(m, "vv", "(uo)", (uint32_t)77,
 	    "/org/freedesktop/systemd1/job/77", "t", (uint64_t)123456) >= 0);
-	assert_true(sd_bus_message_seal(m, 1, 0) >= 0);
-	assert_true(sd_bus_message_rewind(m, 1) >= 0);
+	msg_to_read(m);
 	memset(v, 0, sizeof(v));
 	assert_int_equal(prop_read_variant(m, &v[0]), 0);
 	assert_int_equal(prop_read_variant(m, &v[1]), 0);
@@ -322,9 +342,7 @@ test_state_types(void **state)
 	strcpy(v[0].sig, "(uo)");
 	v[0].iface = SERVICE;
 	assert_int_equal(props_decode(w, 2, v, 2, &out), -EBADMSG);
-	sd_bus_message_unref(m);
-	sd_bus_close_unref(bus);
-	close(sp[1]);
+	msg_free(m, bus, sp);
 }
 
 int
