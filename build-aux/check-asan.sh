@@ -34,6 +34,24 @@ trap 'rm -f "$log"' EXIT INT TERM
 t0=$(date +%s)
 rc=0
 
+# part WHAT CMD...: runs CMD, its output shown as it comes and kept in
+# $log; a non-zero exit or a sanitizer report in the output sets rc=1.
+part()
+{
+	local what prc
+	what=$1; shift
+	# The status comes back on fd 3.
+	prc=$( { { "$@" 2>&1; echo $? >&3; } | tee "$log" >&2; } 3>&1)
+	if [ "$prc" != 0 ]; then
+		echo "check-asan: FAIL: $what (exit $prc)"
+		rc=1
+	fi
+	if grep -qE "$PAT" "$log"; then
+		echo "check-asan: FAIL: sanitizer reports in the $what"
+		rc=1
+	fi
+}
+
 echo "check-asan: building into $ASAN_BUILD with $ASAN_SAN"
 # Pinned in the tree (GNUmakefile), so that the makes the integration
 # scripts run on it (make install in the container) agree.
@@ -44,32 +62,13 @@ make -s --no-print-directory -j2 BUILD="$ASAN_BUILD" SAN="$ASAN_SAN" \
     all tests tools || { echo "check-asan: FAIL: build"; exit 1; }
 
 echo "check-asan: unit tests and host tests"
-# The output is shown as it comes; the status comes back on fd 3.
-urc=$( { { make --no-print-directory BUILD="$ASAN_BUILD" SAN="$ASAN_SAN" \
-    SCRIPT_TESTS="$SCRIPT_TESTS" check-unit 2>&1; echo $? >&3; } |
-    tee "$log" >&2; } 3>&1)
-if [ $urc != 0 ]; then
-	echo "check-asan: FAIL: unit tests (exit $urc)"
-	rc=1
-fi
-if grep -qE "$PAT" "$log"; then
-	echo "check-asan: FAIL: sanitizer reports in the unit tests"
-	rc=1
-fi
+part "unit tests" make --no-print-directory BUILD="$ASAN_BUILD" \
+    SAN="$ASAN_SAN" SCRIPT_TESTS="$SCRIPT_TESTS" check-unit
 t1=$(date +%s)
 echo "check-asan: unit part took $((t1 - t0))s"
 
 echo "check-asan: integration suite with the $ASAN_BUILD binaries"
-irc=$( { { BUILD=$ASAN_BUILD sh regress/integration.sh 2>&1; echo $? >&3; } |
-    tee "$log" >&2; } 3>&1)
-if [ $irc != 0 ]; then
-	echo "check-asan: FAIL: integration suite (exit $irc)"
-	rc=1
-fi
-if grep -qE "$PAT" "$log"; then
-	echo "check-asan: FAIL: sanitizer reports in the integration suite"
-	rc=1
-fi
+part "integration suite" env BUILD="$ASAN_BUILD" sh regress/integration.sh
 echo "check-asan: integration part took $(( $(date +%s) - t1 ))s"
 [ $rc = 0 ] && echo "check-asan: PASS (no sanitizer report)"
 exit $rc
