@@ -119,7 +119,7 @@ start_done(struct dbusd_req *req, void *arg)
 	/* The stream goes to the relay now: its bytes come from the unit. */
 	if (s->state == SS_STARTING)
 		session_started(s);
-	/* Signals bring the next look sooner; polling covers lost ones. */
+	/* Its start job's end brings the next look (watch.c). */
 	s->start_job = 1;
 	if (s->recheck)
 		session_check(s);

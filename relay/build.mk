@@ -13,9 +13,12 @@ opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # Linked static-pie: the relay maps no shared library, so its image is
 # the one reproducible file that was reviewed, and its memory is its own
 # (dynamically linked, ~1.5 MiB of its ~2.4 MiB VmRSS were libc's pages;
-# docs/BENCHMARKS.md).  glibc's linker warns that libevent's resolver
-# wrappers (getaddrinfo, getservbyname) would need NSS at run time: the
-# relay never resolves a name, and its seccomp filter has no socket(2).
+# docs/BENCHMARKS.md).  glibc's linker warns that these NSS functions
+# would need glibc's shared libraries at run time: getpwnam/endpwent
+# (relay/sandbox.c: the relay's own user, answered by glibc's built-in
+# files source from /etc/passwd, docs/SANDBOX.md) and libevent's
+# resolver wrappers (getaddrinfo, getservbyname, getprotobynumber),
+# never called: the relay resolves no name and may not open a socket.
 # Under SAN it stays a dynamic PIE: the sanitizer runtimes link only
 # dynamically, and check-asan must run the parser of untrusted input.
 opencode-pty-relay_LDFLAGS	= $(if $(strip $(SAN)),,-static-pie)
