@@ -117,11 +117,14 @@ harness_inner()
 	done
 	# The container gets a pure cgroup v2 tree even on a hybrid host.
 	export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
-	# nspawn 252's seccomp allow-list lacks pidfd_getfd.
+	# nspawn 252's seccomp allow-list lacks pidfd_getfd and Landlock
+	# (which it refuses with EPERM inside the container's services).
+	scf="pidfd_getfd landlock_create_ruleset landlock_add_rule"
+	scf="$scf landlock_restrict_self"
 	# shellcheck disable=SC2086
 	exec systemd-nspawn -q -D "$state/root" --volatile=overlay -b \
 	    --register=no --keep-unit -M "$name" --private-network \
-	    --console=read-only --system-call-filter=pidfd_getfd \
+	    --console=read-only --system-call-filter="$scf" \
 	    $binds -- $kargs
 }
 

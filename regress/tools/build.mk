@@ -9,3 +9,7 @@ opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
 			   proto/frame.c proto/errtext.c
 opty-dbusforge_SRCS	:= regress/tools/opty-dbusforge.c
 opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
+
+# The forged attacker of regress/it/72-isolation.sh.
+TOOLS			+= opty-escape
+opty-escape_SRCS	:= regress/tools/opty-escape.c
