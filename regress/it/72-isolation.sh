@@ -23,11 +23,13 @@ RUNUSER=/run/user/$uid
 UM=user@$uid.service
 LISTEN=opty-fake-docker.service
 DECOY=opty-decoy.service
+ABSTRACT=opty-fake-abstract.service
+ANAME=@opty-escape
 
 iso_cleanup() {
-	systemctl stop "$LISTEN" "$DECOY" opty-escape-control.service \
-	    2>/dev/null
-	systemctl reset-failed "$LISTEN" "$DECOY" \
+	systemctl stop "$LISTEN" "$DECOY" "$ABSTRACT" \
+	    opty-escape-control.service 2>/dev/null
+	systemctl reset-failed "$LISTEN" "$DECOY" "$ABSTRACT" \
 	    opty-escape-control.service 2>/dev/null
 	loginctl disable-linger byk 2>/dev/null
 	systemctl stop "$UM" 2>/dev/null
@@ -88,6 +90,13 @@ systemctl reset-failed "$DECOY" 2>/dev/null
 systemd-run --quiet --unit="$DECOY" -p User=byk -p Group=byk \
     -p WorkingDirectory=/home/byk -- /bin/sleep infinity ||
     { echo "FAIL: the decoy byk service did not start"; exit 1; }
+
+# A byk service listening on an abstract socket (no file, no
+# permission: only Landlock's scope, ABI 6, keeps a session from it).
+systemctl reset-failed "$ABSTRACT" 2>/dev/null
+systemd-run --quiet --unit="$ABSTRACT" -p Type=notify -p User=byk \
+    -p Group=byk -- "$ESC" listen "$ANAME" ||
+    { echo "FAIL: the abstract socket's service did not start"; exit 1; }
 
 um_up() {
 	loginctl enable-linger byk &&
@@ -206,8 +215,10 @@ phase() {
 		''|0|*[!0-9]*) fail "$1: no pid for ${v% *}" ;;
 		esac
 	done
+	# A non-dumpable process's /proc files (not its directory) are
+	# root's.
 	nodedump=1
-	[ "$(stat -c %u "/proc/$node")" = 0 ] && nodedump=0
+	[ "$(stat -c %u "/proc/$node/status")" = 0 ] && nodedump=0
 	echo "node $node (dumpable: $nodedump), user manager $um," \
 	    "user dbus-daemon $ub, decoy $dc"
 	targets="node=$node usermgr=$um userbus=$ub decoy=$dc"
@@ -217,13 +228,14 @@ phase() {
 		plan_socket "user manager socket$4" "$RUNUSER/systemd/private"
 		plan_socket "docker /run$5" /run/docker.sock
 		plan_socket "docker /var/run$5" /var/run/docker.sock
+		echo "abstract socket|$ANAME, a byk service's|connect $ANAME"
 		plan_process node "$node"
 		plan_process usermgr "$um"
 		plan_process userbus "$ub"
 		plan_process decoy "$dc"
 	} > "$tmp/plan"
 	rows=$(wc -l < "$tmp/plan")
-	check "$1: $rows rows planned, 75 expected" test "$rows" = 75
+	check "$1: $rows rows planned, 76 expected" test "$rows" = 76
 	cut -d'|' -f3 "$tmp/plan" > "$OPS"
 	chmod 0644 "$OPS"
 	# The control first, while the Node service's MainPID is there.
@@ -277,7 +289,8 @@ phase "B: user manager started, docker socket re-created, mid-session" \
     " (re-created)"
 
 if [ "$abi" -lt 6 ]; then
-	fail "kill rows: Landlock ABI $abi < 6 cannot scope signals"
+	fail "kill and abstract socket rows: Landlock ABI $abi < 6 cannot" \
+	    "scope signals or abstract sockets"
 fi
 
 check "no session unit left" wait_no_units 20

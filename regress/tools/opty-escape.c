@@ -12,6 +12,7 @@
  *
  * Operations, one a line, words separated by single spaces:
  *	connect PATH		connect(2) a stream UNIX socket to PATH
+ *				(@NAME: to the abstract name NAME)
  *	getfd PID FD		pidfd_open(PID) then pidfd_getfd(FD)
  *	ptrace PID		PTRACE_ATTACH, wait for the stop, detach
  *	vmread PID ADDR		process_vm_readv of 8 bytes at hex ADDR
@@ -21,9 +22,10 @@
  *
  * -w waits (inotify, no polling) until the file exists, up to 120 s, so
  * that the test can start a session and prepare the targets before the
- * attack.  listen binds PATH (unlinking a socket already there), makes
- * it connectable by anyone, tells systemd READY=1 and accepts and closes
- * connections until killed: a stand-in for the Docker daemon.
+ * attack.  listen binds PATH (unlinking a socket already there) and
+ * makes it connectable by anyone, or binds the abstract @NAME; then it
+ * tells systemd READY=1 and accepts and closes connections until
+ * killed: a stand-in for the Docker daemon or any other local service.
  */
 #include <sys/inotify.h>
 #include <sys/ptrace.h>
@@ -83,17 +85,27 @@ num(const char *s)
 	return (int)v;
 }
 
-static int
+/*
+ * The address of PATH, or of an abstract name if PATH starts with '@';
+ * its length, or -1.
+ */
+static socklen_t
 fill_sun(struct sockaddr_un *sun, const char *path)
 {
+	size_t	len = strlen(path);
+
 	memset(sun, 0, sizeof(*sun));
 	sun->sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun->sun_path)) {
+	if (len >= sizeof(sun->sun_path)) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return (socklen_t)-1;
 	}
-	memcpy(sun->sun_path, path, strlen(path));
-	return 0;
+	memcpy(sun->sun_path, path, len);
+	if (path[0] == '@') {
+		sun->sun_path[0] = '\0';
+		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+	}
+	return (socklen_t)sizeof(*sun);
 }
 
 /* Each operation returns 0 if it reached its target, else -1 with errno. */
@@ -101,13 +113,14 @@ static int
 op_connect(const char *path)
 {
 	struct sockaddr_un	 sun;
+	socklen_t		 len;
 	int			 fd, r, e;
 
-	if (fill_sun(&sun, path) == -1)
+	if ((len = fill_sun(&sun, path)) == (socklen_t)-1)
 		return -1;
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		die("socket");
-	r = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
+	r = connect(fd, (struct sockaddr *)&sun, len);
 	e = errno;
 	close(fd);
 	errno = e;
@@ -284,11 +297,8 @@ notify_ready(void)
 
 	if ((p = getenv("NOTIFY_SOCKET")) == NULL)
 		return;
-	if (fill_sun(&sun, p) == -1)
+	if ((len = fill_sun(&sun, p)) == (socklen_t)-1)
 		die("NOTIFY_SOCKET");
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(p));
-	if (sun.sun_path[0] == '@')
-		sun.sun_path[0] = '\0';
 	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
 		die("socket");
 	if (sendto(fd, "READY=1", 7, 0, (struct sockaddr *)&sun, len) != 7)
@@ -301,18 +311,19 @@ listen_on(const char *path)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 st;
+	socklen_t		 len;
 	int			 fd, c;
 
-	if (fill_sun(&sun, path) == -1)
+	if ((len = fill_sun(&sun, path)) == (socklen_t)-1)
 		die(path);
-	if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	if (path[0] != '@' && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 	    unlink(path) == -1)
 		die(path);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		die("socket");
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+	if (bind(fd, (struct sockaddr *)&sun, len) == -1)
 		die(path);
-	if (chmod(path, 0666) == -1 || listen(fd, 64) == -1)
+	if ((path[0] != '@' && chmod(path, 0666) == -1) || listen(fd, 64) == -1)
 		die(path);
 	notify_ready();
 	for (;;) {
