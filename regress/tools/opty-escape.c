@@ -230,11 +230,12 @@ run_ops(const char *file)
 		else
 			printf("%s err %s\n", copy, strerrorname_np(errno) ?
 			    strerrorname_np(errno) : "?");
-		fflush(stdout);
+		if (fflush(stdout) == EOF)
+			die("stdout");
 	}
 	if (ferror(f))
 		die(file);
-	fclose(f);
+	(void)fclose(f);
 }
 
 static long long
@@ -252,8 +253,8 @@ wait_file(const char *file)
 {
 	struct pollfd	 pfd;
 	char		 dir[PATH_MAX], buf[4096], *slash;
-	long long	 end;
-	int		 fd, r;
+	long long	 end, left;
+	int		 fd;
 
 	if (strlen(file) >= sizeof(dir))
 		usage();
@@ -270,15 +271,14 @@ wait_file(const char *file)
 		die(dir);
 	end = now_ms() + WAIT_MS;
 	while (access(file, F_OK) == -1) {
-		if (now_ms() >= end) {
+		if ((left = end - now_ms()) <= 0) {
 			fprintf(stderr, "opty-escape: %s did not appear\n",
 			    file);
 			exit(3);
 		}
 		pfd.fd = fd;
 		pfd.events = POLLIN;
-		if ((r = poll(&pfd, 1, (int)(end - now_ms()))) == -1 &&
-		    errno != EINTR)
+		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR)
 			die("poll");
 		while (read(fd, buf, sizeof(buf)) > 0)
 			;
@@ -327,6 +327,8 @@ listen_on(const char *path)
 		die(path);
 	notify_ready();
 	for (;;) {
+		/* accept4(2) takes a NULL addrlen with a NULL addr. */
+		/* cppcheck-suppress nullPointer */
 		if ((c = accept4(fd, NULL, NULL, SOCK_CLOEXEC)) == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
