@@ -252,7 +252,9 @@ phase() {
 		row "$l" "$f" "$o"
 	done < "$tmp/plan"
 	row "user manager$4" "systemd-run --user" "systemd-run --user exit"
-	sed 's/^/  inside: /' "$tmp/inside" | grep -v ' ok$\| err E' | head -n 5
+	# Whatever else the session printed (an error message, say).
+	grep -Ev ' (ok|err E[A-Z0-9]+)$|^systemd-run --user exit [0-9]+$' \
+	    "$tmp/inside" | head -n 5 | sed 's/^/  inside says: /'
 }
 
 # result FILE OP: what the attacker printed for OP ("ok", "err ENAME"),
