@@ -193,9 +193,10 @@ row() {
 
 has_unit() { [ -n "$(pty_units)" ]; }
 
-# phase NAME BEFORE MIDDLE: one session attacks, one control attacks the
-# same targets.  BEFORE runs before the session starts, MIDDLE once it
-# runs and before the targets are listed.
+# phase NAME BEFORE MIDDLE USER_SUFFIX DOCKER_SUFFIX: one session
+# attacks, one control attacks the same targets.  BEFORE runs before the
+# session starts, MIDDLE once it runs and before the targets are listed;
+# the suffixes mark the rows whose target was (re)started mid-session.
 phase() {
 	echo "-- phase $1"
 	rm -f "$OPS" "$GO"
@@ -279,16 +280,15 @@ middle_a() { true; }
 before_b() { um_down; }
 middle_b() {
 	ino=$(stat -c %i /run/docker.sock)
-	um_up && listen_start &&
-	    check "docker socket re-created mid-session (inode $ino ->\
- $(stat -c %i /run/docker.sock))" \
-	    test "$(stat -c %i /run/docker.sock)" != "$ino"
+	um_up && listen_start || return 1
+	ino2=$(stat -c %i /run/docker.sock)
+	check "docker socket re-created mid-session (inode $ino -> $ino2)" \
+	    test "$ino2" != "$ino"
 }
 
 phase "A: user manager running before the session" before_a middle_a "" ""
 phase "B: user manager started, docker socket re-created, mid-session" \
-    before_b middle_b " (manager started later)" \
-    " (re-created)"
+    before_b middle_b " (manager started later)" " (re-created)"
 
 if [ "$abi" -lt 6 ]; then
 	fail "kill and abstract socket rows: Landlock ABI $abi < 6 cannot" \
