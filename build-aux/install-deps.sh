@@ -6,7 +6,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev systemd systemd-container dbus util-linux
-bsdutils mandoc strace procps clang-14 libclang-rt-14-dev llvm-14
+bsdutils mandoc strace procps debootstrap clang-14 libclang-rt-14-dev llvm-14
 clang clang-tidy clang-tools cppcheck valgrind"
 
 missing=""
