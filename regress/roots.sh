@@ -92,7 +92,7 @@ roots_backports()
 	    > "$d/etc/apt/sources.list.d/backports.list" || return 1
 	chroot "$d" sh -ec '
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get -q update
+		apt-get -qq update
 		apt-get -q -y --no-install-recommends -t bookworm-backports \
 		    install systemd systemd-sysv libsystemd0 libpam-systemd \
 		    libudev1 2>&1 | tail -n 3

@@ -9,3 +9,8 @@ opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
 			   proto/frame.c proto/errtext.c
 opty-dbusforge_SRCS	:= regress/tools/opty-dbusforge.c
 opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
+
+# A kernel below the floor, simulated from outside the supervisor.
+TOOLS			+= opty-oldkernel
+opty-oldkernel_SRCS	:= regress/tools/opty-oldkernel.c
+opty-oldkernel_LIBS	:= $(LIBSECCOMP)
