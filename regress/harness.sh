@@ -17,7 +17,9 @@
 #	sh regress/harness.sh _inner ...	(internal: becomes nspawn)
 #
 # Knobs: HARNESS_TIMEOUT (boot/poweroff seconds, default 60),
-# HARNESS_MASK (units masked inside), BUILD (build dir, default build).
+# HARNESS_MASK (units masked inside), BUILD (build dir, default build),
+# HARNESS_ROOT (the OS tree to boot, default the host's /: a tree of
+# regress/roots.sh runs the same tests on another systemd).
 
 # shellcheck shell=dash disable=SC2016,SC2013,SC2044
 # Scripts sourcing it live next to it, in regress/, or set HARNESS_SELF.
@@ -105,8 +107,9 @@ harness_inner()
 	mkdir -p /run/systemd
 	mount -t tmpfs -o mode=0755 opty-harness /run/systemd || exit 1
 	# Non-recursive: only the root file system, not the host's /dev,
-	# /proc, /sys (nspawn refuses -D / and a populated devtmpfs).
-	mount --bind / "$state/root" || exit 1
+	# /proc, /sys (nspawn refuses -D / and a populated devtmpfs).  Another
+	# OS tree boots the same way, under the same overlay.
+	mount --bind "${HARNESS_ROOT:-/}" "$state/root" || exit 1
 	binds=
 	for d in "$@"; do
 		binds="$binds --bind=$d"

@@ -9,11 +9,19 @@
 #				(shell glob; several patterns, space-separated)
 #	IT_TIMEOUT=300		seconds per script
 #	IT_KEEP=1		leave the container running afterwards
+#	ROOT=trixie		boot that tree of regress/roots.sh (built or
+#				rebuilt first when needed) instead of the
+#				host's /; HARNESS_ROOT=DIR boots any tree
 
 . "$(cd "$(dirname "$0")" && pwd -P)/harness.sh"
 
 IT_TIMEOUT=${IT_TIMEOUT:-600}
 cd "$REPO" || exit 1
+if [ -n "${ROOT:-}" ]; then
+	sh regress/roots.sh ensure "$ROOT" || exit 1
+	HARNESS_ROOT=$(sh regress/roots.sh path "$ROOT") || exit 1
+fi
+export HARNESS_ROOT
 
 it_selected()
 {

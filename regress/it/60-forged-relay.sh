@@ -18,8 +18,10 @@ scenario() {
 	name=$1 reason=$2
 	rm -f "$SCEN" "$SCEN.done"
 	echo "$name" > "$SCEN"
+	# --since has second granularity: the last lines of the scenario
+	# before must fall in an earlier second than this one's start.
+	sleep 1
 	since=$(date '+%Y-%m-%d %H:%M:%S')
-	sleep 1	# journal timestamps have second granularity here
 	# The forged relay waits for a real client once the parent runs.
 	systemctl start --no-block "$SUP"
 	if [ "${3:-}" = client ]; then

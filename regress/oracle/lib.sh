@@ -43,7 +43,8 @@ oracle_ref() {
 	mkfifo "$tmp/fifo" || return 1
 	# The reference unit: the session's user, slice, directory, umask
 	# and NoNewPrivileges, and the launcher's fixed environment.  systemd
-	# adds SHELL, INVOCATION_ID and SYSTEMD_EXEC_PID to every service;
+	# adds SHELL, INVOCATION_ID and SYSTEMD_EXEC_PID to every service
+	# (and from 254 on MEMORY_PRESSURE_WATCH and MEMORY_PRESSURE_WRITE);
 	# they are unset so that the set of variables is the same.  systemd
 	# ignores SIGPIPE in services; the launcher resets every signal to
 	# SIG_DFL, so the reference must not ignore it either.  The main
@@ -60,7 +61,7 @@ oracle_ref() {
 		    -p Environment=LOGNAME=byk \
 		    -p Environment=PATH=/usr/local/bin:/usr/bin:/bin \
 		    -p Environment=TERM=xterm-256color -p Environment=USER=byk \
-		    -p "UnsetEnvironment=SHELL INVOCATION_ID SYSTEMD_EXEC_PID" \
+		    -p "UnsetEnvironment=SHELL INVOCATION_ID SYSTEMD_EXEC_PID MEMORY_PRESSURE_WATCH MEMORY_PRESSURE_WRITE" \
 		    -p "ExecStopPost=+/bin/sh -c 'echo \"\$\$SERVICE_RESULT \$\$EXIT_CODE \$\$EXIT_STATUS\" > $tmp/ref.st'" \
 		    -- "$@" < "$tmp/fifo" 2> "$tmp/ref.err"
 		echo $? > "$tmp/ref.rc"

@@ -13,3 +13,8 @@ opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
 # The forged attacker of regress/it/72-isolation.sh.
 TOOLS			+= opty-escape
 opty-escape_SRCS	:= regress/tools/opty-escape.c
+
+# A kernel below the floor, simulated from outside the supervisor.
+TOOLS			+= opty-oldkernel
+opty-oldkernel_SRCS	:= regress/tools/opty-oldkernel.c
+opty-oldkernel_LIBS	:= $(LIBSECCOMP)
