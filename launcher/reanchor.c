@@ -27,14 +27,18 @@
 
 #include "launcher/launcher.h"
 
-/* O_PATH: only search permission is needed, as for fchdir itself. */
+/*
+ * O_PATH: only search permission is needed, as for fchdir itself.  No
+ * O_NOFOLLOW: RESOLVE_NO_SYMLINKS refuses a link in every component,
+ * the last included, with ELOOP (with O_NOFOLLOW it would be ENOTDIR).
+ */
 int
 reanchor_open_resolve(const char *path)
 {
 	struct open_how	how;
 
 	memset(&how, 0, sizeof(how));
-	how.flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
 	how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
 	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 }
