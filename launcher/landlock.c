@@ -95,6 +95,8 @@ landlock_enter(int abi)
 		return -1;
 	}
 	memset(&attr, 0, sizeof(attr));
+	/* Never handled: the network stays as the unit allows it. */
+	attr.handled_access_net = 0;
 	if (abi >= OPTY_LANDLOCK_ABI_SCOPE) {
 		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
 		size = sizeof(attr);

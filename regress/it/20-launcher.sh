@@ -409,10 +409,11 @@ mkdir -p "$hid/d" && chmod 0755 "$hid" && chown byk: "$hid/d" &&
     : > "$hid/marker" || fail "cannot create $hid"
 up=$(printf '%s' "$dir" | sed 's#/[^/]*#../#g')
 PROBE='for p; do if [ -e "$p" ]; then echo "seen $p"; else echo "hidden $p"; fi; done'
-printf '%s\n' "$up${hid#/}/marker" "/proc/self/cwd/$up${hid#/}/marker" \
-    "$hid/marker" > "$tmp/paths"
+p1="$up${hid#/}/marker" p2="/proc/self/cwd/$up${hid#/}/marker"
+p3="$hid/marker"
+printf '%s\n' "$p1" "$p2" "$p3" > "$tmp/paths"
 lopts="-p ProtectHome=tmpfs"
-launch byk "$dir" /bin/sh -c "$PROBE" sh $(cat "$tmp/paths")
+launch byk "$dir" /bin/sh -c "$PROBE" sh "$p1" "$p2" "$p3"
 lopts=
 expect_result 1 0 success "probe /home from a unit with ProtectHome=tmpfs"
 sed 's/^/hidden /' "$tmp/paths" > "$tmp/want"
@@ -420,7 +421,7 @@ cmp -s "$tmp/want" "$tmp/out" &&
     pass "relative, /proc/self/cwd and absolute paths see the unit's /home" ||
     fail "the host's /home is reachable: $(tr '\n' ' ' < "$tmp/out")"
 # Control: without the unit's mount the same probe sees the marker.
-launch byk "$dir" /bin/sh -c "$PROBE" sh $(cat "$tmp/paths")
+launch byk "$dir" /bin/sh -c "$PROBE" sh "$p1" "$p2" "$p3"
 sed 's/^/seen /' "$tmp/paths" > "$tmp/want"
 cmp -s "$tmp/want" "$tmp/out" &&
     pass "control: the same probe sees the marker without ProtectHome" ||
@@ -450,6 +451,7 @@ nsrun() {	# nsrun: /bin/pwd in $ns/d, opened from a private tmpfs
 	    mkdir "$1/d" && chown byk: "$1/d" || exit 99
 	shift
 	exec "$@"'
+	# shellcheck disable=SC2086	# the encoding has no blank or glob
 	unshare -m --propagation private /bin/sh -c "$unitrun_ns" sh "$ns" \
 	    "$run" -u byk -s opencode-pty.slice -d "$ns/d" -- "$L" $encoded \
 	    > "$tmp/out.raw" 2> "$tmp/err"
@@ -513,6 +515,7 @@ launch byk "$dir" /bin/sh -c "$PTRACEPROBE" sh "$outside"
 expect_result 1 0 success "probe a byk process outside the session"
 # Signals are scoped from Landlock ABI 6 (Linux 6.12).
 kv=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
+# shellcheck disable=SC2086	# two numbers
 set -- $kv
 if [ "$1" -gt 6 ] || { [ "$1" = 6 ] && [ "$2" -ge 12 ]; }; then
 	killwant=kill-refused
@@ -543,8 +546,11 @@ expect_out "traced-child
 # ptrace_scope below 2 as well.
 launch byk "$dir" /bin/sh -c 'sleep 1 & exec strace -qq -e trace=none -p "$!"'
 expect_result 1 0 success "strace -p in a session attaches to its child"
-[ -s "$tmp/out" ] && fail "strace -p complained: $(cat "$tmp/out")" ||
-    pass "strace -p: no complaint"
+if [ -s "$tmp/out" ]; then
+	fail "strace -p complained: $(cat "$tmp/out")"
+else
+	pass "strace -p: no complaint"
+fi
 rm -f "$dir/strace.out"
 rm -rf "$hid"
 
