@@ -27,6 +27,9 @@
 
 #include "launcher/launcher.h"
 
+/* What /proc/self/fd/N appends to the path of a removed directory. */
+#define RA_DELETED	" (deleted)"
+
 /*
  * O_PATH: only search permission is needed, as for fchdir itself.  No
  * O_NOFOLLOW: RESOLVE_NO_SYMLINKS refuses a link in every component,
@@ -98,8 +101,13 @@ reanchor_path(int fd, struct reanchor *ra)
 		return ra_refuse(ra, RA_E_TOOLONG, 0);
 	}
 	ra->path[n] = '\0';
-	/* Its path now ends in " (deleted)", which a live name may too. */
-	if (st.st_nlink == 0)
+	/*
+	 * Both kernel facts, so that a live directory named "x (deleted)",
+	 * or one on a file system that reports no links, is not taken
+	 * for a removed one: opening its path decides for them.
+	 */
+	if (st.st_nlink == 0 && (size_t)n > sizeof(RA_DELETED) - 1 &&
+	    strcmp(ra->path + n - (sizeof(RA_DELETED) - 1), RA_DELETED) == 0)
 		return ra_refuse(ra, RA_E_DELETED, 0);
 	if (ra->path[0] != '/')
 		return ra_refuse(ra, RA_E_RELATIVE, 0);
@@ -183,6 +191,8 @@ reanchor_reason(const struct reanchor *ra, char *buf, size_t len)
 	char	*p;
 	int	 n;
 
+	if (len == 0)
+		return;
 	if (ra->path[0] != '\0')
 		n = snprintf(buf, len, "the directory '%s' %s", ra->path,
 		    reanchor_strerror(ra->status));

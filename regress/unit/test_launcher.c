@@ -588,6 +588,27 @@ test_reanchor_renamed(void **state)
 	close(fd);
 }
 
+/* A live directory whose name looks like a removed one's path. */
+static void
+test_reanchor_named_deleted(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	char		 p[PATH_MAX];
+	int		 fd, nfd;
+
+	join2(p, sizeof(p), f->root, "e (deleted)");
+	fd = opendir_fd(f->d);
+	assert_int_equal(rename(f->d, p), 0);
+	nfd = reanchor(fd, &ra);
+	assert_true(nfd >= 0);
+	assert_string_equal(ra.path, p);
+	assert_same_inode(fd, nfd);
+	close(nfd);
+	close(fd);
+	assert_int_equal(rename(p, f->d), 0);
+}
+
 /*
  * Renamed and replaced between reading the path and opening it (the
  * race the inode comparison closes): the path now leads elsewhere.
@@ -1075,6 +1096,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reanchor_same,
 		    rafix_setup, rafix_teardown),
 		cmocka_unit_test_setup_teardown(test_reanchor_renamed,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_named_deleted,
 		    rafix_setup, rafix_teardown),
 		cmocka_unit_test_setup_teardown(test_reanchor_replaced,
 		    rafix_setup, rafix_teardown),
