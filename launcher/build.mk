@@ -7,13 +7,18 @@ LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
 			   proto/argcodec.c
 
 PROGS			+= opencode-pty-launcher
+# Not pure: they act on the process (re-anchoring, Landlock), and the
+# unit test runs them in forked children.
+LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/landlock.c
+
 opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
 			   launcher/stage2.c launcher/fail.c launcher/fds.c \
-			   $(LAUNCHER_PURE_SRCS)
+			   $(LAUNCHER_SYS_SRCS) $(LAUNCHER_PURE_SRCS)
 opencode-pty-launcher_LIBS :=
 
 TESTS			+= test_launcher
-test_launcher_SRCS	:= regress/unit/test_launcher.c $(LAUNCHER_PURE_SRCS)
+test_launcher_SRCS	:= regress/unit/test_launcher.c $(LAUNCHER_SYS_SRCS) \
+			   $(LAUNCHER_PURE_SRCS)
 test_launcher_LIBS	:=
 
 TOOLS			+= opty-argenc

@@ -7,6 +7,7 @@
 #ifndef OPTY_LAUNCHER_H
 #define OPTY_LAUNCHER_H
 
+#include <limits.h>
 #include <pwd.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -41,6 +42,8 @@ enum launcher_exit {
 	LX_NOTFOUND = 70,	/* command not found in the fixed PATH */
 	LX_EXEC = 71,		/* execve of the command */
 	LX_FD = 72,		/* stdio or descriptor hygiene */
+	LX_REANCHOR = 73,	/* directory not the same by path in the unit */
+	LX_LANDLOCK = 74,	/* no Landlock domain could be entered */
 };
 
 /* fail.c: one-line reasons, then a distinct exit status. */
@@ -86,6 +89,31 @@ int	user_match(const struct passwd *, uid_t, const char *);
 int	fds_stdio_open(void);
 int	fds_bind_self(void);
 int	fds_close_from(int);
+
+/* reanchor.c: the passed directory re-opened by path in the unit. */
+enum reanchor_status {
+	RA_OK = 0,
+	RA_E_NOTDIR = -1,	/* the descriptor is not a directory */
+	RA_E_PATH = -2,		/* its path cannot be read (err) */
+	RA_E_TOOLONG = -3,	/* its path does not fit PATH_MAX */
+	RA_E_RELATIVE = -4,	/* its path is not absolute */
+	RA_E_DELETED = -5,	/* the directory was removed */
+	RA_E_SYMLINK = -6,	/* a component of the path is a symbolic link */
+	RA_E_OPEN = -7,		/* the path cannot be opened here (err) */
+	RA_E_OTHER = -8,	/* the path leads to something else here */
+};
+struct reanchor {
+	int	 status;	/* RA_* */
+	int	 err;		/* errno for RA_E_PATH and RA_E_OPEN, else 0 */
+	char	 path[PATH_MAX];
+};
+int	reanchor(int, struct reanchor *);
+int	reanchor_path(int, struct reanchor *);
+int	reanchor_at(int, struct reanchor *);
+int	reanchor_open_resolve(const char *);
+int	reanchor_open_nofollow(const char *);
+const char *reanchor_strerror(int);
+void	reanchor_reason(const struct reanchor *, char *, size_t);
 
 /* sigreset.c: default dispositions, empty mask. */
 int	sig_reset(void);

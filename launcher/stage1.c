@@ -1,18 +1,66 @@
 /*
  * stage1.c: what systemd starts (session user, fresh unit).  fd 0/1 are
- * the stream, fd 2 is the approved directory.  Every argument is
- * checked before anything changes; then the directory becomes the cwd,
- * fd 2 becomes the stream, the environment is emptied but for the
- * encoded argv, the running image is bound to fd 3, and script(1) gets
- * a PTY whose child re-executes that image with --exec.  The command
- * line script runs is a constant: no argument ever reaches a shell.
+ * the stream, fd 2 is the approved directory, opened outside the unit.
+ * Before anything else the directory is re-opened by its path inside
+ * the unit and becomes the cwd, the foreign descriptor is replaced by
+ * the stream, and the process enters its Landlock domain.  Every
+ * argument is then checked before anything else changes; the
+ * environment is emptied but for the encoded argv, the running image is
+ * bound to fd 3, and script(1) gets a PTY whose child re-executes that
+ * image with --exec.  The command line script runs is a constant: no
+ * argument ever reaches a shell.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "launcher/landlock.h"
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
+
+/*
+ * The cwd becomes the directory as the unit's mount namespace sees it,
+ * and fd 2, the only way back to the host's tree, is closed by dup2.
+ */
+static void
+outer_reanchor(void)
+{
+	static struct reanchor	 ra;
+	static char		 reason[PATH_MAX + 128];
+	int			 fd;
+
+	if ((fd = reanchor(STDERR_FILENO, &ra)) == -1) {
+		if (ra.status == RA_E_NOTDIR)
+			lx_failx(LX_CHDIR, "fd 2 is not a directory");
+		reanchor_reason(&ra, reason, sizeof(reason));
+		lx_failx(LX_REANCHOR, "%s", reason);
+	}
+	if (fchdir(fd) == -1)
+		lx_fail(LX_CHDIR, "fchdir to the directory");
+	close(fd);
+	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
+		lx_fail(LX_FD, "dup2 stdout to stderr");
+	lx_setfd(STDERR_FILENO);
+}
+
+/* Fail closed: no session runs outside a domain. */
+static void
+outer_landlock(void)
+{
+	int	abi;
+
+	if ((abi = landlock_abi()) < 0) {
+		errno = -abi;
+		lx_fail(LX_LANDLOCK, "Landlock is not available");
+	}
+	if (abi < OPTY_LANDLOCK_ABI_MIN)
+		lx_failx(LX_LANDLOCK, "Landlock ABI %d is too old (need %d)",
+		    abi, OPTY_LANDLOCK_ABI_MIN);
+	if (landlock_enter(abi) == -1)
+		lx_fail(LX_LANDLOCK, "entering a Landlock domain (ABI %d)",
+		    abi);
+}
 
 static char *
 outer_envstr(int n, char *const enc[])
@@ -45,10 +93,12 @@ stage_outer(int argc, char *argv[])
 	char		*sargv[] = { "script", "-q", "-e", "-f", "-c",
 			    LAUNCHER_INNER, "/dev/null", NULL };
 
-	/* fd 2 is a directory until the dup2 below: report on the stream. */
+	/* fd 2 is a directory until outer_reanchor: report on the stream. */
 	lx_setfd(STDOUT_FILENO);
 	if (fds_stdio_open() == -1)
 		lx_failx(LX_FD, "stdin, stdout or stderr is not open");
+	outer_reanchor();
+	outer_landlock();
 	if (argc < 1)
 		lx_failx(LX_USAGE, "started without argv[0]");
 	if (args_check(argc - 1, argv + 1, &af) == -1) {
@@ -61,11 +111,6 @@ stage_outer(int argc, char *argv[])
 	envp[0] = outer_envstr(argc - 1, argv + 1);
 	envp[1] = NULL;
 
-	if (fchdir(STDERR_FILENO) == -1)
-		lx_fail(LX_CHDIR, "fchdir to the directory descriptor");
-	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
-		lx_fail(LX_FD, "dup2 stdout to stderr");
-	lx_setfd(STDERR_FILENO);
 	if (clearenv() != 0)
 		lx_failx(LX_ENV, "clearenv");
 	if (fds_close_from(LAUNCHER_SELF_FD) == -1)

@@ -69,7 +69,9 @@ unitrun() {
 }
 
 # launch USER DIR ARG...: the launcher with ARG... encoded, as USER, in
-# opencode-pty.slice, DIR on stderr (none if DIR is empty).
+# opencode-pty.slice, DIR on stderr (none if DIR is empty).  $lopts, if
+# set, adds opty-unitrun options (-p Name=value, no blank in them).
+lopts=
 launch() {
 	lu=$1 ld=$2
 	shift 2
@@ -79,12 +81,12 @@ launch() {
 	fi
 	set -f
 	# shellcheck disable=SC2086	# the encoding has no blank or glob
-	set -- $encoded
+	set -- $lopts -- "$L" $encoded
 	set +f
 	if [ -n "$ld" ]; then
-		unitrun -u "$lu" -s opencode-pty.slice -d "$ld" -- "$L" "$@"
+		unitrun -u "$lu" -s opencode-pty.slice -d "$ld" "$@"
 	else
-		unitrun -u "$lu" -s opencode-pty.slice -- "$L" "$@"
+		unitrun -u "$lu" -s opencode-pty.slice "$@"
 	fi
 }
 
@@ -362,10 +364,9 @@ unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L" "$toolong"
 expect_fail 64 "a 4097-byte argument" \
     "argument 1: argument decodes to more than 4096 bytes"
 
-# No directory descriptor: stderr is the stream socket, fchdir fails.
+# No directory descriptor: stderr is the stream socket.
 launch byk "" /bin/true
-expect_fail 65 "stderr is not a directory" \
-    "fchdir to the directory descriptor: Not a directory"
+expect_fail 65 "stderr is not a directory" "fd 2 is not a directory"
 
 # Another user than byk.  Not root: opty-unitrun -u root sometimes reports
 # code=0 status=0 before the main process has exited (seen with /bin/false
@@ -389,6 +390,169 @@ expect_fail 70 "an empty command name" "empty command name"
 launch byk "$dir" /etc/passwd
 expect_fail 71 "a command that is not executable" \
     "execve: Permission denied"
+
+# --- the directory is re-opened by its path inside the unit (status 73) ---------
+
+# The descriptor was opened outside the unit's mount namespace; the
+# launcher re-opens its path inside and refuses another inode or none.
+# expect_reanchor WHAT TEXT: refused with 73 and that reason.
+expect_reanchor() {
+	expect_fail 73 "$1" "the directory $2"
+}
+
+# An escape it closes: from a cwd on the host's descriptor, relative
+# paths walked the host's mount tree past the unit's mounts.  Here the
+# unit hides /home (ProtectHome=tmpfs); a marker there must stay hidden
+# by relative path, /proc/self/cwd/... and absolute path alike.
+hid=/home/opty-lnch-$$
+mkdir -p "$hid/d" && chmod 0755 "$hid" && chown byk: "$hid/d" &&
+    : > "$hid/marker" || fail "cannot create $hid"
+up=$(printf '%s' "$dir" | sed 's#/[^/]*#../#g')
+PROBE='for p; do if [ -e "$p" ]; then echo "seen $p"; else echo "hidden $p"; fi; done'
+p1="$up${hid#/}/marker" p2="/proc/self/cwd/$up${hid#/}/marker"
+p3="$hid/marker"
+printf '%s\n' "$p1" "$p2" "$p3" > "$tmp/paths"
+lopts="-p ProtectHome=tmpfs"
+launch byk "$dir" /bin/sh -c "$PROBE" sh "$p1" "$p2" "$p3"
+lopts=
+expect_result 1 0 success "probe /home from a unit with ProtectHome=tmpfs"
+sed 's/^/hidden /' "$tmp/paths" > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out" &&
+    pass "relative, /proc/self/cwd and absolute paths see the unit's /home" ||
+    fail "the host's /home is reachable: $(tr '\n' ' ' < "$tmp/out")"
+# Control: without the unit's mount the same probe sees the marker.
+launch byk "$dir" /bin/sh -c "$PROBE" sh "$p1" "$p2" "$p3"
+sed 's/^/seen /' "$tmp/paths" > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out" &&
+    pass "control: the same probe sees the marker without ProtectHome" ||
+    fail "control probe: $(tr '\n' ' ' < "$tmp/out")"
+
+# A directory the unit itself hides: refused, not used from outside.
+lopts="-p ProtectHome=tmpfs"
+launch byk "$hid/d" /bin/pwd
+lopts=
+expect_reanchor "a directory under the unit's hidden /home" \
+    "'$hid/d' is not reachable by its path inside the unit: No such file or directory"
+launch byk "$hid/d" /bin/pwd
+expect_result 1 0 success "control: the same directory, /home not hidden"
+expect_out "$hid/d" "control: the session starts in $hid/d"
+
+# Opened in another mount namespace (a tmpfs only the opener sees), the
+# way a client in its own namespace would pass it.  Then with a decoy
+# at the same path in the unit's namespace.
+ns="$tmp/ns"
+mkdir -p "$ns"
+nsrun() {	# nsrun: /bin/pwd in $ns/d, opened from a private tmpfs
+	if ! encoded=$("$argenc" /bin/pwd); then
+		fail "opty-argenc refused /bin/pwd"
+		return 1
+	fi
+	unitrun_ns='mount -t tmpfs -o mode=0755 opty-lnch "$1" &&
+	    mkdir "$1/d" && chown byk: "$1/d" || exit 99
+	shift
+	exec "$@"'
+	# shellcheck disable=SC2086	# the encoding has no blank or glob
+	unshare -m --propagation private /bin/sh -c "$unitrun_ns" sh "$ns" \
+	    "$run" -u byk -s opencode-pty.slice -d "$ns/d" -- "$L" $encoded \
+	    > "$tmp/out.raw" 2> "$tmp/err"
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	tail -n 1 "$tmp/err" > "$tmp/last"
+	sed 's/^/  stdout: /' "$tmp/out"
+	sed 's/^/  stderr: /' "$tmp/err"
+}
+nsrun
+expect_reanchor "a directory from another mount namespace" \
+    "'$ns/d' is not reachable by its path inside the unit: No such file or directory"
+mkdir "$ns/d" && chown byk: "$ns/d"
+nsrun
+expect_reanchor "another mount namespace, a decoy at the path" \
+    "'$ns/d' is another directory by its path inside the unit"
+launch byk "$ns/d" /bin/pwd
+expect_result 1 0 success "control: the decoy itself is a fine directory"
+rmdir "$ns/d"
+
+# Moved after the client opened it into a directory byk cannot search:
+# the path is unreachable for the session user.
+priv="$tmp/priv"
+mkdir -m 0700 "$priv"
+mkdir "$tmp/moved" && chown byk: "$tmp/moved"
+exec 9< "$tmp/moved"
+mv "$tmp/moved" "$priv/moved"
+launch byk /proc/$$/fd/9 /bin/pwd
+expect_reanchor "a directory moved where byk cannot search" \
+    "'$priv/moved' is not reachable by its path inside the unit: Permission denied"
+chmod 0755 "$priv"
+launch byk /proc/$$/fd/9 /bin/pwd
+expect_result 1 0 success "control: moved, but reachable"
+expect_out "$priv/moved" "control: a rename before start is followed"
+exec 9<&-
+
+# Deleted after the client opened it.
+mkdir "$tmp/gone" && chown byk: "$tmp/gone"
+exec 9< "$tmp/gone"
+rmdir "$tmp/gone"
+launch byk /proc/$$/fd/9 /bin/pwd
+expect_reanchor "a deleted directory" "'$tmp/gone (deleted)' was deleted"
+exec 9<&-
+
+# --- Landlock: the session is scoped away from other processes (status 74) -------
+
+# A byk process outside any session, e.g. the Node service.
+setpriv --reuid=byk --regid=byk --clear-groups sleep 60 &
+outside=$!
+i=0
+until [ "$(stat -c %U "/proc/$outside" 2>/dev/null)" = byk ] &&
+    [ "$(cat "/proc/$outside/comm")" = sleep ] || [ $i -ge 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+PTRACEPROBE='
+if readlink "/proc/$1/root" >/dev/null 2>&1; then echo root-seen; else echo root-refused; fi
+if cat "/proc/$1/environ" >/dev/null 2>&1; then echo environ-seen; else echo environ-refused; fi
+if kill -0 "$1" 2>/dev/null; then echo kill-ok; else echo kill-refused; fi'
+launch byk "$dir" /bin/sh -c "$PTRACEPROBE" sh "$outside"
+expect_result 1 0 success "probe a byk process outside the session"
+# Signals are scoped from Landlock ABI 6 (Linux 6.12).
+kv=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
+# shellcheck disable=SC2086	# two numbers
+set -- $kv
+if [ "$1" -gt 6 ] || { [ "$1" = 6 ] && [ "$2" -ge 12 ]; }; then
+	killwant=kill-refused
+else
+	killwant=kill-ok
+fi
+expect_out "root-refused
+environ-refused
+$killwant" "the session cannot reach /proc/<pid>/root|environ of byk's other process ($killwant)"
+# Control: the same probe as byk outside any session succeeds.
+setpriv --reuid=byk --regid=byk --clear-groups /bin/sh -c "$PTRACEPROBE" \
+    sh "$outside" > "$tmp/out"
+expect_out "root-seen
+environ-seen
+kill-ok" "control: the same probe from byk outside the session succeeds"
+kill "$outside"
+wait "$outside" 2>/dev/null
+
+# The command keeps ptrace over its own tree: strace -f follows a
+# grandchild, strace -p attaches to a sibling.
+launch byk "$dir" /bin/sh -c \
+    'strace -f -qq -e trace=execve -o "$1" /bin/sh -c "/bin/echo traced-child" &&
+    grep -c "execve(\"/bin/echo\"" "$1"' sh strace.out
+expect_result 1 0 success "strace -f in a session"
+expect_out "traced-child
+1" "strace -f traces the command's own grandchild"
+# strace is the parent of what it attaches to: allowed under any Yama
+# ptrace_scope below 2 as well.
+launch byk "$dir" /bin/sh -c 'sleep 1 & exec strace -qq -e trace=none -p "$!"'
+expect_result 1 0 success "strace -p in a session attaches to its child"
+if [ -s "$tmp/out" ]; then
+	fail "strace -p complained: $(cat "$tmp/out")"
+else
+	pass "strace -p: no complaint"
+fi
+rm -f "$dir/strace.out"
+rm -rf "$hid"
 
 left=$(systemctl list-units --all --no-legend --plain 'opty-unitrun-*')
 if [ -z "$left" ]; then

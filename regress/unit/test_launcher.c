@@ -1,13 +1,19 @@
 /*
- * test_launcher.c: cmocka tests of the launcher's pure parts: the
- * encoded argv (count, join, split, decode), the fixed-PATH lookup, the
- * fixed environment and the session-user check.  Runs as any user; the
- * PATH tests work in a private directory under $TMPDIR or /tmp.
+ * test_launcher.c: cmocka tests of the launcher's parts: the encoded
+ * argv (count, join, split, decode), the fixed-PATH lookup, the fixed
+ * environment, the session-user check, the re-anchoring of the
+ * directory, and the Landlock domain (entered in forked children, each
+ * refusal next to the same probe succeeding from outside).  Runs as any
+ * user on a kernel with Landlock (none is a failure); the file tests
+ * work in private directories under $TMPDIR or /tmp.
  */
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
@@ -23,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "launcher/landlock.h"
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
 
@@ -471,6 +478,593 @@ test_sig_reset_reserved(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* --- re-anchoring the directory (reanchor.c) -------------------------------- */
+
+/* A private, canonical directory (readlink never shows a symlink). */
+struct rafix {
+	char	root[PATH_MAX];
+	char	d[PATH_MAX], e[PATH_MAX], link[PATH_MAX], ld[PATH_MAX];
+};
+
+static int
+rafix_setup(void **state)
+{
+	struct rafix	*f;
+	const char	*tmp;
+	char		 t[PATH_MAX];
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return -1;
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	snprintf(t, sizeof(t), "%s/test_reanchor.XXXXXX", tmp);
+	if (mkdtemp(t) == NULL || realpath(t, f->root) == NULL) {
+		free(f);
+		return -1;
+	}
+	join2(f->d, sizeof(f->d), f->root, "d");
+	join2(f->e, sizeof(f->e), f->root, "e");
+	join2(f->link, sizeof(f->link), f->root, "link");
+	join2(f->ld, sizeof(f->ld), f->root, "ld");
+	if (mkdir(f->d, 0755) == -1) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int
+rafix_teardown(void **state)
+{
+	struct rafix	*f = *state;
+
+	/* Each test leaves a different subset behind. */
+	(void)unlink(f->link);
+	(void)unlink(f->ld);
+	(void)rmdir(f->d);
+	(void)rmdir(f->e);
+	if (rmdir(f->root) == -1)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void
+assert_same_inode(int a, int b)
+{
+	struct stat	sa, sb;
+
+	assert_int_equal(fstat(a, &sa), 0);
+	assert_int_equal(fstat(b, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	assert_true(sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+static int
+opendir_fd(const char *path)
+{
+	int	fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void
+test_reanchor_same(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd, nfd, flags;
+
+	fd = opendir_fd(f->d);
+	nfd = reanchor(fd, &ra);
+	assert_true(nfd >= 0);
+	assert_int_equal(ra.status, RA_OK);
+	assert_string_equal(ra.path, f->d);
+	assert_same_inode(fd, nfd);
+	flags = fcntl(nfd, F_GETFD);
+	assert_true(flags != -1 && (flags & FD_CLOEXEC) != 0);
+	close(nfd);
+	close(fd);
+}
+
+/* The kernel's path follows a rename made before start: still accepted. */
+static void
+test_reanchor_renamed(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd, nfd;
+
+	fd = opendir_fd(f->d);
+	assert_int_equal(rename(f->d, f->e), 0);
+	nfd = reanchor(fd, &ra);
+	assert_true(nfd >= 0);
+	assert_string_equal(ra.path, f->e);
+	assert_same_inode(fd, nfd);
+	close(nfd);
+	close(fd);
+}
+
+/* A live directory whose name looks like a removed one's path. */
+static void
+test_reanchor_named_deleted(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	char		 p[PATH_MAX];
+	int		 fd, nfd;
+
+	join2(p, sizeof(p), f->root, "e (deleted)");
+	fd = opendir_fd(f->d);
+	assert_int_equal(rename(f->d, p), 0);
+	nfd = reanchor(fd, &ra);
+	assert_true(nfd >= 0);
+	assert_string_equal(ra.path, p);
+	assert_same_inode(fd, nfd);
+	close(nfd);
+	close(fd);
+	assert_int_equal(rename(p, f->d), 0);
+}
+
+/*
+ * Renamed and replaced between reading the path and opening it (the
+ * race the inode comparison closes): the path now leads elsewhere.
+ */
+static void
+test_reanchor_replaced(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd;
+
+	fd = opendir_fd(f->d);
+	assert_int_equal(reanchor_path(fd, &ra), 0);
+	assert_string_equal(ra.path, f->d);
+	assert_int_equal(rename(f->d, f->e), 0);
+	assert_int_equal(mkdir(f->d, 0755), 0);
+	assert_int_equal(reanchor_at(fd, &ra), -1);
+	assert_int_equal(ra.status, RA_E_OTHER);
+	/* Control: the path read now is the renamed one, and it is fine. */
+	assert_int_equal(reanchor_path(fd, &ra), 0);
+	assert_string_equal(ra.path, f->e);
+	close(fd);
+}
+
+/* A symlink as the last component, both openers; the link itself works. */
+static void
+test_reanchor_symlink_last(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd, lfd;
+
+	fd = opendir_fd(f->d);
+	assert_int_equal(symlink("d", f->link), 0);
+	/* Control: followed, the link leads to the very same directory. */
+	lfd = opendir_fd(f->link);
+	assert_same_inode(fd, lfd);
+	close(lfd);
+	errno = 0;
+	assert_int_equal(reanchor_open_resolve(f->link), -1);
+	assert_int_equal(errno, ELOOP);
+	errno = 0;
+	assert_int_equal(reanchor_open_nofollow(f->link), -1);
+	assert_int_equal(errno, ELOOP);
+	snprintf(ra.path, sizeof(ra.path), "%s", f->link);
+	assert_int_equal(reanchor_at(fd, &ra), -1);
+	assert_int_equal(ra.status, RA_E_SYMLINK);
+	close(fd);
+}
+
+/* A symlink earlier in the path: openat2 refuses it too. */
+static void
+test_reanchor_symlink_middle(void **state)
+{
+	struct rafix	*f = *state;
+	char		 p[PATH_MAX];
+	int		 fd, nfd;
+
+	fd = opendir_fd(f->d);
+	assert_int_equal(symlink(".", f->ld), 0);
+	join2(p, sizeof(p), f->ld, "d");
+	errno = 0;
+	assert_int_equal(reanchor_open_resolve(p), -1);
+	assert_int_equal(errno, ELOOP);
+	/* The fallback follows it; the inode comparison then decides. */
+	nfd = reanchor_open_nofollow(p);
+	assert_true(nfd >= 0);
+	assert_same_inode(fd, nfd);
+	close(nfd);
+	close(fd);
+}
+
+static void
+test_reanchor_deleted(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd;
+
+	fd = opendir_fd(f->d);
+	assert_int_equal(rmdir(f->d), 0);
+	assert_int_equal(reanchor(fd, &ra), -1);
+	assert_int_equal(ra.status, RA_E_DELETED);
+	close(fd);
+}
+
+/* The path does not exist "here" (as when the unit hides it). */
+static void
+test_reanchor_unreachable(void **state)
+{
+	struct rafix	*f = *state;
+	struct reanchor	 ra;
+	int		 fd;
+
+	fd = opendir_fd(f->d);
+	join2(ra.path, sizeof(ra.path), f->root, "nosuch");
+	assert_int_equal(reanchor_at(fd, &ra), -1);
+	assert_int_equal(ra.status, RA_E_OPEN);
+	assert_int_equal(ra.err, ENOENT);
+	close(fd);
+}
+
+static void
+test_reanchor_notdir(void **state)
+{
+	struct reanchor	 ra;
+	int		 p[2];
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	assert_int_equal(reanchor(p[0], &ra), -1);
+	assert_int_equal(ra.status, RA_E_NOTDIR);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void
+test_reanchor_reason(void **state)
+{
+	struct reanchor	 ra;
+	char		 buf[256];
+
+	(void)state;
+	memset(&ra, 0, sizeof(ra));
+	ra.status = RA_E_OPEN;
+	ra.err = ENOENT;
+	snprintf(ra.path, sizeof(ra.path), "/run/user/1000/a\nb\177");
+	reanchor_reason(&ra, buf, sizeof(buf));
+	assert_string_equal(buf, "the directory '/run/user/1000/a?b?' is not "
+	    "reachable by its path inside the unit: No such file or "
+	    "directory");
+	ra.status = RA_E_TOOLONG;
+	ra.err = 0;
+	ra.path[0] = '\0';
+	reanchor_reason(&ra, buf, sizeof(buf));
+	assert_string_equal(buf,
+	    "the directory has a path longer than PATH_MAX");
+	reanchor_reason(&ra, buf, 8);
+	assert_string_equal(buf, "the dir");
+}
+
+/* --- the Landlock domain (landlock.c) ---------------------------------------- */
+
+#define LL_MARKER	0x5eed
+
+static volatile int	ll_marker = LL_MARKER;
+
+/* Where the file system probes rename and link, made by the parent. */
+struct llfix {
+	char	root[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	char	af[PATH_MAX], bf[PATH_MAX], ag[PATH_MAX];
+};
+
+static int
+llfix_setup(void **state)
+{
+	struct llfix	*f;
+	const char	*tmp;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return -1;
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	snprintf(f->root, sizeof(f->root), "%s/test_landlock.XXXXXX", tmp);
+	if (mkdtemp(f->root) == NULL) {
+		free(f);
+		return -1;
+	}
+	join2(f->a, sizeof(f->a), f->root, "a");
+	join2(f->b, sizeof(f->b), f->root, "b");
+	join2(f->af, sizeof(f->af), f->a, "f");
+	join2(f->ag, sizeof(f->ag), f->a, "g");
+	join2(f->bf, sizeof(f->bf), f->b, "f");
+	if (mkdir(f->a, 0755) == -1 || mkdir(f->b, 0755) == -1) {
+		free(f);
+		return -1;
+	}
+	mkfile(f->a, "f", 0644);
+	*state = f;
+	return 0;
+}
+
+static int
+llfix_teardown(void **state)
+{
+	struct llfix	*f = *state;
+
+	(void)unlink(f->af);
+	(void)unlink(f->ag);
+	(void)unlink(f->bf);
+	if (rmdir(f->a) == -1 || rmdir(f->b) == -1 || rmdir(f->root) == -1)
+		return -1;
+	free(f);
+	return 0;
+}
+
+/* In a probe child: a failed check is reported and is the exit status. */
+static void
+ll_check(int n, int ok, const char *what)
+{
+	if (ok)
+		return;
+	fprintf(stderr, "probe %d failed: %s (errno: %s)\n", n, what,
+	    strerror(errno));
+	_exit(n);
+}
+
+/* The ptrace-class probes: 0 if the access worked, else -1 and errno. */
+static int
+probe_proc_root(pid_t pid)
+{
+	char	p[64];
+	int	fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/root", (int)pid);
+	if ((fd = open(p, O_PATH | O_CLOEXEC)) == -1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int
+probe_getfd(pid_t pid, int target)
+{
+	int	pfd, fd, saved;
+
+	if ((pfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return -1;
+	fd = (int)syscall(SYS_pidfd_getfd, pfd, target, 0);
+	saved = errno;
+	close(pfd);
+	errno = saved;
+	if (fd == -1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int
+probe_vm_read(pid_t pid)
+{
+	struct iovec	local, remote;
+	int		v = 0;
+
+	local.iov_base = &v;
+	local.iov_len = sizeof(v);
+	remote.iov_base = (void *)(uintptr_t)&ll_marker;
+	remote.iov_len = sizeof(v);
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) !=
+	    (ssize_t)sizeof(v))
+		return -1;
+	return v == LL_MARKER ? 0 : -1;
+}
+
+/* PTRACE_SEIZE: the same access check as ATTACH, but it never stops. */
+static int
+probe_seize(pid_t pid)
+{
+	return ptrace(PTRACE_SEIZE, pid, NULL, NULL) == -1 ? -1 : 0;
+}
+
+/* Outside the domain: the parent, refused every ptrace-class access. */
+static void
+ll_probe_parent(int abi, pid_t parent, int fdnum)
+{
+	errno = 0;
+	ll_check(2, probe_proc_root(parent) == -1 && errno == EACCES,
+	    "open /proc/<parent>/root is refused with EACCES");
+	errno = 0;
+	ll_check(3, probe_seize(parent) == -1 && errno == EPERM,
+	    "ptrace(PTRACE_SEIZE, parent) is refused with EPERM");
+	errno = 0;
+	ll_check(4, probe_getfd(parent, fdnum) == -1 && errno == EPERM,
+	    "pidfd_getfd on the parent is refused with EPERM");
+	errno = 0;
+	ll_check(5, probe_vm_read(parent) == -1 && errno == EPERM,
+	    "process_vm_readv of the parent is refused with EPERM");
+	errno = 0;
+	if (abi >= OPTY_LANDLOCK_ABI_SCOPE)
+		ll_check(6, kill(parent, 0) == -1 && errno == EPERM,
+		    "kill(parent, 0) is refused with EPERM from ABI 6");
+	else
+		ll_check(6, kill(parent, 0) == 0,
+		    "kill(parent, 0) still works below ABI 6");
+}
+
+/* Inside the domain: its own child stays fully debuggable. */
+static void
+ll_probe_own_child(int fdnum)
+{
+	pid_t	g;
+
+	if ((g = fork()) == 0) {
+		for (;;)
+			pause();
+	}
+	ll_check(7, g > 0, "fork");
+	ll_check(8, probe_proc_root(g) == 0, "open /proc/<own child>/root");
+	ll_check(9, probe_getfd(g, fdnum) == 0,
+	    "pidfd_getfd on its own child");
+	ll_check(10, probe_vm_read(g) == 0,
+	    "process_vm_readv of its own child");
+	ll_check(11, probe_seize(g) == 0,
+	    "ptrace(PTRACE_SEIZE) of its own child");
+	ll_check(12, kill(g, 0) == 0, "kill(own child, 0)");
+	(void)kill(g, SIGKILL);
+	(void)waitpid(g, NULL, 0);
+}
+
+/*
+ * A child enters the domain built for abi and probes; once done it
+ * tells the test process, which probes it from outside, and waits.
+ */
+static void
+ll_run(const struct llfix *f, int abi)
+{
+	pid_t	pid, parent = getpid();
+	int	up[2], down[2], status;
+	char	c;
+
+	assert_int_equal(pipe2(up, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(down, O_CLOEXEC), 0);
+	if ((pid = fork()) == 0) {
+		ll_check(1, landlock_enter(abi) == 0, "landlock_enter");
+		ll_probe_parent(abi, parent, down[0]);
+		ll_probe_own_child(down[0]);
+		/* The file system is not restricted: not even REFER. */
+		ll_check(13, rename(f->af, f->bf) == 0,
+		    "rename across directories");
+		ll_check(14, link(f->bf, f->ag) == 0,
+		    "link across directories");
+		ll_check(15, write(up[1], "r", 1) == 1, "write");
+		ll_check(16, read(down[0], &c, 1) == 1, "read");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(up[1]);
+	close(down[0]);
+	if (read(up[0], &c, 1) == 1) {
+		/* Positive control: from outside, the same probes work. */
+		assert_int_equal(probe_proc_root(pid), 0);
+		assert_int_equal(probe_getfd(pid, up[1]), 0);
+		assert_int_equal(probe_vm_read(pid), 0);
+		assert_int_equal(kill(pid, 0), 0);
+	}
+	assert_int_equal(write(down[1], "x", 1), 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(up[0]);
+	close(down[1]);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void
+test_landlock_abi(void **state)
+{
+	int	abi;
+
+	(void)state;
+	if ((abi = landlock_abi()) < OPTY_LANDLOCK_ABI_MIN)
+		fail_msg("this kernel has no usable Landlock (%d): the "
+		    "launcher refuses every session here", abi);
+}
+
+/* The ruleset of the running kernel's ABI (scopes only from ABI 6). */
+static void
+test_landlock_domain(void **state)
+{
+	int	abi;
+
+	if ((abi = landlock_abi()) < OPTY_LANDLOCK_ABI_MIN)
+		fail_msg("no usable Landlock (%d)", abi);
+	ll_run(*state, abi);
+}
+
+/* The ruleset of ABI 2..5 (REFER handled, granted beneath "/"). */
+static void
+test_landlock_domain_abi2(void **state)
+{
+	if (landlock_abi() < OPTY_LANDLOCK_ABI_MIN)
+		fail_msg("no usable Landlock");
+	ll_run(*state, OPTY_LANDLOCK_ABI_MIN);
+}
+
+/* Control: without the domain, every probe of the parent succeeds. */
+static void
+test_landlock_control(void **state)
+{
+	pid_t	pid, parent = getpid();
+	int	status, p[2];
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	if ((pid = fork()) == 0) {
+		ll_check(2, probe_proc_root(parent) == 0,
+		    "open /proc/<parent>/root");
+		ll_check(4, probe_getfd(parent, p[0]) == 0,
+		    "pidfd_getfd on the parent");
+		ll_check(5, probe_vm_read(parent) == 0,
+		    "process_vm_readv of the parent");
+		ll_check(6, kill(parent, 0) == 0, "kill(parent, 0)");
+		/* Last: exiting detaches the tracee. */
+		ll_check(3, probe_seize(parent) == 0,
+		    "ptrace(PTRACE_SEIZE, parent)");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(p[0]);
+	close(p[1]);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void
+test_landlock_refuses_abi1(void **state)
+{
+	(void)state;
+	errno = 0;
+	assert_int_equal(landlock_enter(1), -1);
+	assert_int_equal(errno, EOPNOTSUPP);
+	errno = 0;
+	assert_int_equal(landlock_enter(0), -1);
+	assert_int_equal(errno, EOPNOTSUPP);
+}
+
+static void
+test_landlock_describe(void **state)
+{
+	char	buf[256];
+
+	(void)state;
+	landlock_describe(-ENOSYS, buf, sizeof(buf));
+	assert_string_equal(buf,
+	    "Landlock unavailable: Function not implemented");
+	landlock_describe(1, buf, sizeof(buf));
+	assert_string_equal(buf, "Landlock ABI 1 refused: it cannot allow "
+	    "renames across directories (need ABI 2)");
+	landlock_describe(2, buf, sizeof(buf));
+	assert_string_equal(buf, "Landlock ABI 2: ptrace-class access "
+	    "scoped to the session; signals and abstract UNIX sockets not "
+	    "scoped (ABI 6); file system unrestricted");
+	landlock_describe(5, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "not scoped (ABI 6)"));
+	landlock_describe(6, buf, sizeof(buf));
+	assert_string_equal(buf, "Landlock ABI 6: ptrace-class access, "
+	    "signals and abstract UNIX sockets scoped to the session; file "
+	    "system unrestricted");
+	landlock_describe(7, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "ABI 7: ptrace-class access, signals"));
+	assert_int_equal(landlock_describe(7, buf, 4), (int)strlen(
+	    "Landlock ABI 7: ptrace-class access, signals and abstract UNIX "
+	    "sockets scoped to the session; file system unrestricted"));
+	assert_string_equal(buf, "Lan");
+}
+
 int
 main(void)
 {
@@ -499,6 +1093,32 @@ main(void)
 		cmocka_unit_test(test_env_rejects),
 		cmocka_unit_test(test_user_match),
 		cmocka_unit_test(test_sig_reset_reserved),
+		cmocka_unit_test_setup_teardown(test_reanchor_same,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_renamed,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_named_deleted,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_replaced,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_symlink_last,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_symlink_middle,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_deleted,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test_setup_teardown(test_reanchor_unreachable,
+		    rafix_setup, rafix_teardown),
+		cmocka_unit_test(test_reanchor_notdir),
+		cmocka_unit_test(test_reanchor_reason),
+		cmocka_unit_test(test_landlock_abi),
+		cmocka_unit_test_setup_teardown(test_landlock_domain,
+		    llfix_setup, llfix_teardown),
+		cmocka_unit_test_setup_teardown(test_landlock_domain_abi2,
+		    llfix_setup, llfix_teardown),
+		cmocka_unit_test(test_landlock_control),
+		cmocka_unit_test(test_landlock_refuses_abi1),
+		cmocka_unit_test(test_landlock_describe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
