@@ -83,6 +83,7 @@ verify_clean()
 }
 if verify_clean "$U/$SUP" "$U/$SLICE"; then
 	pass "systemd-analyze verify $SUP $SLICE: clean"
+	echo "SUMMARY: systemd-analyze verify $SUP $SLICE: clean"
 else
 	fail "systemd-analyze verify $SUP $SLICE is not clean"
 fi
@@ -96,6 +97,7 @@ fi
 frag=$(systemctl show -P FragmentPath $V2)
 if verify_clean "$frag"; then
 	pass "systemd-analyze verify $V2 with the drop-in: clean"
+	echo "SUMMARY: systemd-analyze verify $V2 with the drop-in: clean"
 else
 	fail "systemd-analyze verify $V2 with the drop-in is not clean"
 fi
@@ -238,6 +240,15 @@ for s in "loaded:$loaded" "file:$file"; do
 		fail "exposure (${s%%:*}) '$v' is not below the seed's '$seed'"
 	fi
 done
+# The bound the project claims on every systemd version it supports.
+if [ -n "$loaded" ] && awk -v a="$loaded" 'BEGIN { exit !(a + 0 <= 1.5) }'; then
+	pass "exposure as loaded $loaded <= 1.5"
+else
+	fail "exposure as loaded '$loaded' is above 1.5"
+fi
+echo "SUMMARY: $(systemctl --version | sed -n 1p | cut -d' ' -f1-2)," \
+    "kernel $(uname -r)"
+echo "SUMMARY: systemd-analyze security $SUP: ${loaded:-?} (bound 1.5)"
 
 # 6. The real supervisor under this unit: starts (READY=1), holds only
 # the promised capabilities, and leaves nothing behind when stopped.
@@ -285,6 +296,10 @@ expect_stat()
 	v=$(stat -c '%F %U:%G %a' "$1" 2>&1)
 	verdict "$1: $v" "$1: '$v', want '$2'" [ "$v" = "$2" ]
 }
+# What this version and kernel put in force (parent/features.c).
+journalctl -u $SUP -o cat --no-pager | grep -E \
+    '^supervisor: (Landlock ABI|systemd .*optional session hardening)' |
+    tail -n 2 | sed 's/^supervisor: /SUMMARY: /'
 expect_stat $RUNDIR "directory root:byk 750"
 expect_stat $RUNDIR/supervisor.sock "socket root:byk 660"
 expect_stat $RUNDIR/empty "directory root:root 555"
