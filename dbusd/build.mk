@@ -6,7 +6,7 @@
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
 			   dbusd/call.c dbusd/decode.c dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c dbusd/sweep.c \
-			   dbusd/name.c dbusd/req.c
+			   dbusd/name.c dbusd/req.c dbusd/pid1.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
 
 TESTS			+= test_dbusd_names test_dbusd_hintq \
