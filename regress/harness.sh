@@ -117,11 +117,14 @@ harness_inner()
 	done
 	# The container gets a pure cgroup v2 tree even on a hybrid host.
 	export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
-	# nspawn 252's seccomp allow-list lacks pidfd_getfd.
+	# nspawn 252's seccomp allow-list lacks pidfd_getfd and the three
+	# Landlock calls (EPERM in every process PID 1 starts inside; a
+	# process entered with nsenter does not have nspawn's filter).
 	# shellcheck disable=SC2086
 	exec systemd-nspawn -q -D "$state/root" --volatile=overlay -b \
 	    --register=no --keep-unit -M "$name" --private-network \
-	    --console=read-only --system-call-filter=pidfd_getfd \
+	    --console=read-only --system-call-filter="pidfd_getfd \
+	    landlock_create_ruleset landlock_add_rule landlock_restrict_self" \
 	    $binds -- $kargs
 }
 
