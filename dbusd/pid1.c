@@ -44,7 +44,7 @@ pid1_get(struct dbusd *d, const char *path, const char *iface,
 		sd_bus_error_free(&e);
 		return r;
 	}
-	if ((r = sd_bus_message_enter_container(*reply, 'v', sig)) <= 0) {
+	if (sd_bus_message_enter_container(*reply, 'v', sig) <= 0) {
 		log_warnx("PID 1: %s.%s is not of type %s", iface, name, sig);
 		*reply = sd_bus_message_unref(*reply);
 		return -EBADMSG;
