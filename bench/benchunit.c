@@ -3,7 +3,8 @@
  * benchmarks (never installed).  Runs as root inside the disposable test
  * systemd and trusts its command line.  It sends PID 1 exactly the
  * StartTransientUnit call the supervisor's parent sends (dbusd/props.c:
- * same properties, same launcher, same script(1) PTY, the stream and
+ * same properties but PrivatePIDs=, which only the parent asks PID 1
+ * about, same launcher, same script(1) PTY, the stream and
  * directory passed as descriptors) and reads the stream itself, so the
  * difference to opty-benchc is what the supervisor adds: admission,
  * the parent-relay hops and the relaying.
