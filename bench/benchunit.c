@@ -3,7 +3,8 @@
  * benchmarks (never installed).  Runs as root inside the disposable test
  * systemd and trusts its command line.  It sends PID 1 exactly the
  * StartTransientUnit call the supervisor's parent sends (dbusd/props.c:
- * same properties, same launcher, same script(1) PTY, the stream and
+ * same properties but PrivatePIDs=, which only the parent asks PID 1
+ * about, same launcher, same script(1) PTY, the stream and
  * directory passed as descriptors) and reads the stream itself, so the
  * difference to opty-benchc is what the supervisor adds: admission,
  * the parent-relay hops and the relaying.
@@ -24,7 +25,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +170,7 @@ pump(struct urun *u)
 }
 
 static void
-start(struct urun *u, const char *dir, uid_t uid, int argc, char **argv)
+start(struct urun *u, const char *dir, int argc, char **argv)
 {
 	struct props_in	 in;
 	sd_bus_message	*m = NULL;
@@ -188,7 +188,6 @@ start(struct urun *u, const char *dir, uid_t uid, int argc, char **argv)
 	in.dir_fd = dirfd;
 	in.argc = (uint32_t)argc;
 	in.argv = (const char *const *)argv;
-	in.user_uid = uid;
 	if ((r = props_start_message(bus, &in, &m)) < 0)
 		fatalx("StartTransientUnit message: %s", strerror(-r));
 	u->t0 = bench_now_us();
@@ -241,7 +240,7 @@ rel(const struct urun *u, uint64_t t)
 }
 
 static void
-run_one(unsigned idx, const char *dir, uid_t uid, uint64_t inbytes,
+run_one(unsigned idx, const char *dir, uint64_t inbytes,
     int argc, char **argv)
 {
 	struct urun	 u;
@@ -258,7 +257,7 @@ run_one(unsigned idx, const char *dir, uid_t uid, uint64_t inbytes,
 	    "org.freedesktop.DBus.Properties", "PropertiesChanged",
 	    on_changed, &u)) < 0)
 		fatalx("match: %s", strerror(-r));
-	start(&u, dir, uid, argc, argv);
+	start(&u, dir, argc, argv);
 	while (!u.exited || !u.eof) {
 		pump(&u);
 		if (u.check && !u.exited)
@@ -276,7 +275,6 @@ run_one(unsigned idx, const char *dir, uid_t uid, uint64_t inbytes,
 int
 main(int argc, char *argv[])
 {
-	struct passwd	*pw;
 	const char	*dir = ".";
 	uint64_t	 runs = 1, inbytes = 0, i;
 	int		 ch, r;
@@ -297,8 +295,6 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		fatalx("no command");
-	if ((pw = getpwnam(OPTY_USER)) == NULL)
-		fatalx("no user %s", OPTY_USER);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ibuf, 'a', sizeof(ibuf));
 	if ((r = sd_bus_open_system(&bus)) < 0)
@@ -307,7 +303,7 @@ main(int argc, char *argv[])
 	    "Subscribe", NULL, NULL, "")) < 0)
 		fatalx("Subscribe: %s", strerror(-r));
 	for (i = 0; i < runs; i++)
-		run_one((unsigned)i, dir, pw->pw_uid, inbytes, argc, argv);
+		run_one((unsigned)i, dir, inbytes, argc, argv);
 	sd_bus_flush_close_unref(bus);
 	return 0;
 }

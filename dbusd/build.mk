@@ -6,11 +6,11 @@
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
 			   dbusd/call.c dbusd/decode.c dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c dbusd/sweep.c \
-			   dbusd/name.c dbusd/req.c
+			   dbusd/name.c dbusd/req.c dbusd/pid1.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
 
 TESTS			+= test_dbusd_names test_dbusd_hintq \
-			   test_dbusd_props test_dbusd_ident
+			   test_dbusd_props test_dbusd_ident test_dbusd_pid1
 test_dbusd_names_SRCS	:= regress/unit/test_dbusd_names.c dbusd/name.c
 test_dbusd_names_LIBS	:=
 test_dbusd_hintq_SRCS	:= regress/unit/test_dbusd_hintq.c dbusd/hintq.c
@@ -21,6 +21,9 @@ test_dbusd_props_LIBS	 = $(LIBSYSTEMD)
 test_dbusd_ident_SRCS	:= regress/unit/test_dbusd_ident.c $(DBUSD_SRCS) \
 			   proto/argcodec.c proto/log.c
 test_dbusd_ident_LIBS	 = $(DBUSD_LIBS)
+test_dbusd_pid1_SRCS	:= regress/unit/test_dbusd_pid1.c $(DBUSD_SRCS) \
+			   proto/argcodec.c proto/log.c
+test_dbusd_pid1_LIBS	 = $(DBUSD_LIBS)
 
 TOOLS			+= opty-dbusprobe
 opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \

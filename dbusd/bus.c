@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -132,16 +131,12 @@ bus_attach(struct dbusd *d)
 static int
 bus_setup(struct dbusd *d)
 {
-	struct passwd	*pw;
-	int		 r;
+	int	r;
 
-	errno = 0;
-	if ((pw = getpwnam(OPTY_USER)) == NULL) {
-		log_warnx("user %s not found", OPTY_USER);
-		return errno != 0 ? -errno : -ENOENT;
-	}
-	d->user_uid = pw->pw_uid;
 	if ((r = sd_bus_open_system(&d->bus)) < 0)
+		return r;
+	/* Before anything is started: the unit property set depends on it. */
+	if ((r = pid1_probe(d)) < 0)
 		return r;
 	/* Matches before Subscribe() and the owner lookup: nothing missed. */
 	if ((r = match_add_all(d)) < 0 || (r = match_owner_lookup(d)) < 0)

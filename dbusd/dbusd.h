@@ -42,6 +42,12 @@ struct unit_spec {
 	const char *const	*argv;		/* NUL-terminated strings */
 };
 
+/* What the running PID 1 is and knows (dbusd/pid1.c). */
+struct pid1_info {
+	char		version[64];	/* Manager.Version */
+	int		private_pids;	/* PrivatePIDs= is a known setting */
+};
+
 enum hint_kind {
 	HINT_JOB_REMOVED,
 	HINT_UNIT_CHANGED,
@@ -98,6 +104,7 @@ int	dbusd_start_unit(struct dbusd *, const struct unit_spec *, char *,
 int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
+void	dbusd_pid1_info(const struct dbusd *, struct pid1_info *);
 
 /* Strict ^opencode-pty-[0-9a-f]{32}\.service$; 1 if valid, else 0. */
 int	unit_name_valid(const char *);

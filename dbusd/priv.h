@@ -71,7 +71,7 @@ struct dbusd {
 	struct req_list		 done;		/* complete, not delivered */
 	uint64_t		 foreign;	/* signals not from PID 1 */
 	char			 owner[64];	/* unique name of systemd1 */
-	uid_t			 user_uid;	/* OPTY_USER, for its bus */
+	struct pid1_info	 pid1;		/* read once at open */
 	int			 delivering;
 	int			 closing;
 };
@@ -128,6 +128,9 @@ int	req_wait(struct dbusd_req *);
 
 /* bus.c */
 void	bus_kick(struct dbusd *);
+
+/* pid1.c */
+int	pid1_probe(struct dbusd *);
 
 /* match.c */
 int	match_add_all(struct dbusd *);

@@ -5,6 +5,7 @@
  * so no ExecStart= specifier or quoting rule can act on client text.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,35 @@
 #define USEC_PER_SEC	1000000ULL
 
 static const char *const supervisor_only[] = { OPTY_SUPERVISOR_UNIT, NULL };
+
+/*
+ * The session's /run is a fresh read-only tmpfs: nothing of the host's
+ * /run is reachable by path but the allowlist below, whatever is created
+ * or mounted there after the unit started (docs/UNITS.md).  /run/lock is
+ * a private writable tmpfs like Debian's own (size, nosuid, noexec).
+ */
+static const char *const run_tmpfs[] = {
+	"/run:ro,nosuid,noexec",
+	"/run/lock:mode=1777,size=5m,nosuid,noexec",
+	NULL
+};
+
+/*
+ * Bound read-only onto themselves, each optional ("-"): the journal's
+ * three input sockets and the resolver's directories.  Directories, not
+ * files, where a daemon replaces files by rename.
+ */
+const char *const props_run_allow[] = {
+	"-/run/systemd/journal/socket",
+	"-/run/systemd/journal/stdout",
+	"-/run/systemd/journal/dev-log",
+	"-/run/systemd/resolve",
+	"-/run/resolvconf",
+	NULL
+};
+
+/* No-ops under the tmpfs above; they stand if it is ever taken away. */
+static const char *const run_hidden[] = { "-/run/dbus", "-/run/user", NULL };
 
 /* docs/DBUS.md gives the reason for each line. */
 const struct prop_def props_fixed[] = {
@@ -37,6 +67,9 @@ const struct prop_def props_fixed[] = {
 	{ .name = "Delegate",		.sig = "b", .n = 0 },
 	{ .name = "RemainAfterExit",	.sig = "b", .n = 1 },
 	{ .name = "CollectMode",	.sig = "s", .s = "inactive" },
+	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = run_tmpfs },
+	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)", .as = props_run_allow },
+	{ .name = "InaccessiblePaths",	.sig = "as", .as = run_hidden },
 };
 const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
 
@@ -54,6 +87,58 @@ append_strv(sd_bus_message *m, const char *name, const char *const *v)
 		if ((r = sd_bus_message_append_basic(m, 's', *v)) < 0)
 			return r;
 	/* The array, the variant, the struct. */
+	for (i = 0; i < 3; i++)
+		if ((r = sd_bus_message_close_container(m)) < 0)
+			return r;
+	return 0;
+}
+
+/* "path:options" -> (path, options); no colon: no options. */
+static int
+append_tmpfs_one(sd_bus_message *m, const char *spec)
+{
+	char		 path[PATH_MAX];
+	const char	*colon;
+	size_t		 len;
+
+	if ((colon = strchr(spec, ':')) == NULL)
+		return sd_bus_message_append(m, "(ss)", spec, "");
+	if ((len = (size_t)(colon - spec)) >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, spec, len);
+	path[len] = '\0';
+	return sd_bus_message_append(m, "(ss)", path, colon + 1);
+}
+
+/* "[-]path" -> (path, path, ignore-if-missing, no MS_REC). */
+static int
+append_bind_one(sd_bus_message *m, const char *spec)
+{
+	int	ignore = spec[0] == '-';
+
+	spec += ignore;
+	return sd_bus_message_append(m, "(ssbt)", spec, spec, ignore,
+	    (uint64_t)0);
+}
+
+/* The a(ss) and a(ssbt) mount lists, one spec string per entry. */
+static int
+append_mounts(sd_bus_message *m, const struct prop_def *p)
+{
+	const char *const	*v;
+	int			 tmpfs, r, i;
+
+	tmpfs = strcmp(p->sig, "a(ss)") == 0;
+	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's', p->name)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', p->sig)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', p->sig + 1)) < 0)
+		return r;
+	for (v = p->as; *v != NULL; v++) {
+		r = tmpfs ? append_tmpfs_one(m, *v) : append_bind_one(m, *v);
+		if (r < 0)
+			return r;
+	}
 	for (i = 0; i < 3; i++)
 		if ((r = sd_bus_message_close_container(m)) < 0)
 			return r;
@@ -78,6 +163,8 @@ append_def(sd_bus_message *m, const struct prop_def *p)
 		return sd_bus_message_append(m, "(sv)", p->name, "t", p->n);
 	if (strcmp(p->sig, "as") == 0)
 		return append_strv(m, p->name, p->as);
+	if (strcmp(p->sig, "a(ss)") == 0 || strcmp(p->sig, "a(ssbt)") == 0)
+		return append_mounts(m, p);
 	return -EINVAL;
 }
 
@@ -119,20 +206,11 @@ append_exec(sd_bus_message *m, const struct props_in *in)
 static int
 append_dynamic(sd_bus_message *m, const struct props_in *in)
 {
-	char		 desc[128], userbus[64];
-	/*
-	 * "-": a path that does not exist here is skipped instead of failing
-	 * the unit with 226/NAMESPACE (no Docker, or byk not logged in).
-	 */
-	const char	*hidden[] = { "/run/dbus/system_bus_socket", userbus,
-			    "-/run/docker.sock", "-/var/run/docker.sock", NULL };
-	int		 r;
+	char	 desc[128];
+	int	 r;
 
 	(void)snprintf(desc, sizeof(desc), "OpenCode isolated PTY %s",
 	    in->name);
-	/* The session user's own bus, wherever its uid puts it. */
-	(void)snprintf(userbus, sizeof(userbus), "-/run/user/%u/bus",
-	    (unsigned)in->user_uid);
 	if ((r = sd_bus_message_append(m, "(sv)", "Description", "s",
 	    desc)) < 0 ||
 	    (r = append_exec(m, in)) < 0 ||
@@ -141,8 +219,11 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	    (r = sd_bus_message_append(m, "(sv)",
 	    "StandardOutputFileDescriptor", "h", in->stream_fd)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardErrorFileDescriptor", "h", in->dir_fd)) < 0 ||
-	    (r = append_strv(m, "InaccessiblePaths", hidden)) < 0)
+	    "StandardErrorFileDescriptor", "h", in->dir_fd)) < 0)
+		return r;
+	/* Only where PID 1 knows it (systemd >= 257): else the call fails. */
+	if (in->private_pids && (r = sd_bus_message_append(m, "(sv)",
+	    "PrivatePIDs", "s", "yes")) < 0)
 		return r;
 	if (in->runtime_sec > 0)
 		return sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",

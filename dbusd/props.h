@@ -14,14 +14,23 @@
 
 struct prop_def {
 	const char		*name;
-	const char		*sig;	/* "s", "b", "u", "i", "t" or "as" */
+	/* "s", "b", "u", "i", "t", "as", "a(ss)" or "a(ssbt)" */
+	const char		*sig;
 	const char		*s;	/* "s" */
 	uint64_t		 n;	/* "b", "u", "i", "t" */
-	const char *const	*as;	/* "as": NULL-terminated */
+	/*
+	 * NULL-terminated.  "as": the strings.  "a(ss)" (a temporary file
+	 * system): "path:options".  "a(ssbt)" (a read-only bind mount of a
+	 * path onto itself, not recursive): "path", or "-path" if it may
+	 * be missing.
+	 */
+	const char *const	*as;
 };
 
 extern const struct prop_def	props_fixed[];
 extern const size_t		props_nfixed;
+/* The host paths a session sees under its private /run, "-" prefixed. */
+extern const char *const	props_run_allow[];
 
 struct props_in {
 	const char		*name;		/* must be unit_name_valid() */
@@ -30,7 +39,7 @@ struct props_in {
 	int			 dir_fd;
 	uint32_t		 argc;
 	const char *const	*argv;
-	uint32_t		 user_uid;	/* of OPTY_USER */
+	int			 private_pids;	/* PID 1 knows PrivatePIDs= */
 };
 
 /* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */

@@ -45,7 +45,7 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
 		.name = spec->name, .runtime_sec = spec->runtime_sec,
 		.stream_fd = spec->stream_fd, .dir_fd = spec->dir_fd,
 		.argc = spec->argc, .argv = spec->argv,
-		.user_uid = d->user_uid,
+		.private_pids = d->pid1.private_pids,
 	};
 	struct dbusd_req	*req;
 	int			 r;

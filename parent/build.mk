@@ -7,7 +7,7 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/auth.c parent/admit.c \
 				   parent/start.c parent/watch.c \
 				   parent/shutdown.c parent/status.c \
-				   parent/journal.c \
+				   parent/journal.c parent/features.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_ERR_SRCS) \

@@ -21,6 +21,7 @@
 
 #include "proto/config.h"
 #include "proto/log.h"
+#include "parent/features.h"
 #include "parent/parent.h"
 
 static struct parent	 parent_state;
@@ -115,6 +116,7 @@ main(int argc, char *argv[])
 		fatal("signal");
 	parent->relay_pid = -1;
 	parent->relay_fd = -1;
+	features_check();
 	user_lookup();
 	parent_make_rundir();
 	relay_start(verbose);
@@ -123,6 +125,7 @@ main(int argc, char *argv[])
 	signals_setup();
 	log_setexit(parent_failclosed);
 	bus_start();
+	features_report(parent->bus);
 	parent->relay_ev = event_new(parent->base, parent->relay_fd,
 	    EV_READ | EV_PERSIST, parent_dispatch_relay, NULL);
 	if (parent->relay_ev == NULL || event_add(parent->relay_ev, NULL))

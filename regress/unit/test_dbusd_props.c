@@ -66,8 +66,15 @@ static const char *const expect_base[] = {
 	"StandardInputFileDescriptor=h:stream",
 	"StandardOutputFileDescriptor=h:stream",
 	"StandardErrorFileDescriptor=h:dir",
-	"InaccessiblePaths=as:[/run/dbus/system_bus_socket,"
-	    "-/run/user/1001/bus,-/run/docker.sock,-/var/run/docker.sock]",
+	"TemporaryFileSystem=a(ss):[(/run;ro,nosuid,noexec),"
+	    "(/run/lock;mode=1777,size=5m,nosuid,noexec)]",
+	"BindReadOnlyPaths=a(ssbt):["
+	    "(/run/systemd/journal/socket;/run/systemd/journal/socket;true;0),"
+	    "(/run/systemd/journal/stdout;/run/systemd/journal/stdout;true;0),"
+	    "(/run/systemd/journal/dev-log;/run/systemd/journal/dev-log;true;0),"
+	    "(/run/systemd/resolve;/run/systemd/resolve;true;0),"
+	    "(/run/resolvconf;/run/resolvconf;true;0)]",
+	"InaccessiblePaths=as:[-/run/dbus,-/run/user]",
 };
 #define NBASE	(sizeof(expect_base) / sizeof(expect_base[0]))
 
@@ -111,13 +118,13 @@ teardown(void **state)
 }
 
 static struct props_in
-mkin(struct fixture *f, uint32_t runtime, uint32_t uid)
+mkin(struct fixture *f, uint32_t runtime, int private_pids)
 {
 	struct props_in	in = {
 		.name = NAME, .runtime_sec = runtime,
 		.stream_fd = f->stream[0], .dir_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
-		.user_uid = uid,
+		.private_pids = private_pids,
 	};
 
 	return in;
@@ -154,6 +161,39 @@ read_strv(sd_bus_message *m, char *buf, size_t len)
 	while (sd_bus_message_read_basic(m, 's', &s) > 0) {
 		strncat(buf, first ? "" : ",", len - strlen(buf) - 1);
 		strncat(buf, s, len - strlen(buf) - 1);
+		first = 0;
+	}
+	strncat(buf, "]", len - strlen(buf) - 1);
+	assert_true(sd_bus_message_exit_container(m) > 0);
+}
+
+/*
+ * "[(a;b),...]" from an a(ss), "[(a;b;true;0),...]" from an a(ssbt): the
+ * mount lists, each field as PID 1 gets it.
+ */
+static void
+read_mounts(sd_bus_message *m, const char *sig, char *buf, size_t len)
+{
+	const char	*a, *b;
+	char		 one[1024];
+	uint64_t	 t;
+	int		 ign, first = 1, binds;
+
+	binds = strcmp(sig, "a(ssbt)") == 0;
+	assert_true(sd_bus_message_enter_container(m, 'a', sig + 1) > 0);
+	snprintf(buf, len, "[");
+	while (sd_bus_message_enter_container(m, 'r', binds ? "ssbt" :
+	    "ss") > 0) {
+		assert_true(sd_bus_message_read(m, "ss", &a, &b) > 0);
+		if (binds) {
+			assert_true(sd_bus_message_read(m, "bt", &ign, &t) > 0);
+			snprintf(one, sizeof(one), "(%s;%s;%s;%llu)", a, b,
+			    ign ? "true" : "false", (unsigned long long)t);
+		} else
+			snprintf(one, sizeof(one), "(%s;%s)", a, b);
+		assert_true(sd_bus_message_exit_container(m) > 0);
+		strncat(buf, first ? "" : ",", len - strlen(buf) - 1);
+		strncat(buf, one, len - strlen(buf) - 1);
 		first = 0;
 	}
 	strncat(buf, "]", len - strlen(buf) - 1);
@@ -213,6 +253,8 @@ read_value(struct fixture *f, sd_bus_message *m, const char *sig,
 		read_strv(m, buf, len);
 	else if (strcmp(sig, "a(sasb)") == 0)
 		read_exec(m, buf, len);
+	else if (strcmp(sig, "a(ss)") == 0 || strcmp(sig, "a(ssbt)") == 0)
+		read_mounts(m, sig, buf, len);
 	else
 		fail_msg("unexpected property type %s", sig);
 }
@@ -277,7 +319,7 @@ static void
 test_exact_set(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 1001);
+	struct props_in	 in = mkin(f, 0, 0);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, NULL);
@@ -287,7 +329,7 @@ static void
 test_runtime(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 60, 1001);
+	struct props_in	 in = mkin(f, 60, 0);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, "RuntimeMaxUSec=t:60000000");
@@ -297,29 +339,56 @@ static void
 test_runtime_max(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 3600, 1001);
+	struct props_in	 in = mkin(f, 3600, 0);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE,
 	    "RuntimeMaxUSec=t:3600000000");
 }
 
+/* Only where PID 1 knows it: once, as a string, nothing else changes. */
 static void
-test_user_bus_uid(void **state)
+test_private_pids(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 4242);
+	struct props_in	 in = mkin(f, 0, 1);
+
+	build_and_read(f, &in);
+	assert_exact_set(f, expect_base, NBASE, "PrivatePIDs=s:yes");
+}
+
+static void
+test_private_pids_runtime(void **state)
+{
+	struct fixture	*f = *state;
+	struct props_in	 in = mkin(f, 60, 1);
 	size_t		 j, hits = 0;
 
 	build_and_read(f, &in);
-	for (j = 0; j < f->ngot; j++) {
-		if (strncmp(f->got[j], "InaccessiblePaths=", 18) != 0)
-			continue;
-		hits++;
-		assert_non_null(strstr(f->got[j], ",-/run/user/4242/bus,"));
-		assert_null(strstr(f->got[j], "/run/user/1000/"));
+	for (j = 0; j < f->ngot; j++)
+		hits += strcmp(f->got[j], "PrivatePIDs=s:yes") == 0 ||
+		    strcmp(f->got[j], "RuntimeMaxUSec=t:60000000") == 0;
+	assert_int_equal(hits, 2);
+	assert_int_equal(f->ngot, NBASE + 2);
+}
+
+/* Nothing of the host's /run but the allowlist: no bus, no Docker. */
+static void
+test_run_allowlist(void **state)
+{
+	const char *const	*a;
+
+	(void)state;
+	for (a = props_run_allow; *a != NULL; a++) {
+		assert_int_equal((*a)[0], '-');
+		assert_null(strstr(*a, "dbus"));
+		assert_null(strstr(*a, "/run/user"));
+		assert_null(strstr(*a, "docker"));
+		assert_null(strstr(*a, "private"));
+		assert_null(strstr(*a, "opencode-pty"));
+		assert_true(strncmp(*a, "-/run/", 6) == 0);
 	}
-	assert_int_equal(hits, 1);
+	assert_int_equal(a - props_run_allow, 5);
 }
 
 static int
@@ -341,7 +410,7 @@ static void
 test_fd_copies_released(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 1001);
+	struct props_in	 in = mkin(f, 0, 0);
 	sd_bus_message	*m = NULL;
 	int		 before;
 
@@ -363,24 +432,24 @@ test_bad_input(void **state)
 	const char	*withnull[] = { "x", NULL };
 
 	memset(big, 'x', sizeof(big) - 1);
-	in = mkin(f, 0, 1001);
+	in = mkin(f, 0, 0);
 	in.name = "opencode-pty-0123456789ABCDEF0123456789abcdef.service";
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	assert_null(m);
-	in = mkin(f, 0, 1001);
+	in = mkin(f, 0, 0);
 	in.argc = 0;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	in.argc = 129;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
-	in = mkin(f, 3601, 1001);
+	in = mkin(f, 3601, 0);
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
-	in = mkin(f, 0, 1001);
+	in = mkin(f, 0, 0);
 	in.stream_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
-	in = mkin(f, 0, 1001);
+	in = mkin(f, 0, 0);
 	in.dir_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
-	in = mkin(f, 0, 1001);
+	in = mkin(f, 0, 0);
 	in.argc = 2;
 	in.argv = empty0;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
@@ -406,8 +475,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_runtime, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runtime_max, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_user_bus_uid, setup,
+		cmocka_unit_test_setup_teardown(test_private_pids, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_private_pids_runtime,
+		    setup, teardown),
+		cmocka_unit_test(test_run_allowlist),
 		cmocka_unit_test_setup_teardown(test_fd_copies_released,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup,

@@ -1,0 +1,15 @@
+/*
+ * features.h: the root parent's start-up checks of the kernel, the host
+ * and PID 1 (parent/features.c).
+ */
+#ifndef OPTY_FEATURES_H
+#define OPTY_FEATURES_H
+
+struct dbusd;
+
+/* Refuses to start (fatalx) without what sessions need; before the relay. */
+void	features_check(void);
+/* Logs the optional hardening in force; once the bus is open. */
+void	features_report(struct dbusd *);
+
+#endif

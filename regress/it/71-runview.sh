@@ -1,0 +1,154 @@
+#!/bin/sh
+# 71-runview.sh: the session unit's view of /run and the supervisor's
+# start-up feature checks (issue 14, items 2 and 3), against the real
+# supervisor in the disposable systemd.  A real session unit has the
+# private /run properties as PID 1 shows them and PrivatePIDs= exactly
+# where PID 1 knows it; ordinary commands still work in it; its /run
+# holds only the allowlist; the supervisor logs the Landlock ABI and the
+# optional hardening, and refuses to start when Landlock is refused to
+# it.  The probes that try to reach the buses and Docker from a session
+# are the attacker table's (70-session and later scripts).
+. "$REPO/regress/itlib.sh"
+
+dropin=/run/systemd/system/$SUP.d
+cleanup71() {
+	rm -rf "$dropin"
+	systemctl daemon-reload
+	itlib_cleanup
+}
+trap cleanup71 EXIT
+
+# The supervisor's journal lines of its current invocation.
+sup_log() {
+	journalctl -q --no-pager -o cat \
+	    _SYSTEMD_INVOCATION_ID="$(systemctl show -P InvocationID "$SUP")"
+}
+
+# --- start-up: the Landlock ABI and the optional hardening are logged --
+sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+sup_log > "$tmp/sup.log"
+check "start-up logs the Landlock ABI ($(grep -o 'Landlock ABI [0-9]*' \
+    "$tmp/sup.log"))" grep -Eq '^supervisor: Landlock ABI [1-9][0-9]*$' \
+    "$tmp/sup.log"
+check "start-up logs the optional session hardening" grep -Eq \
+    '^supervisor: systemd [^;]+; optional session hardening: PrivatePIDs=(yes|no .*), Landlock signal and abstract socket scoping (yes|no .*)$' \
+    "$tmp/sup.log" || sed 's/^/  /' "$tmp/sup.log"
+# What PID 1 itself says about PrivatePIDs=, asked independently.
+if busctl get-property org.freedesktop.systemd1 \
+    /org/freedesktop/systemd1/unit/opencode_2dpty_2dsupervisor_2eservice \
+    org.freedesktop.systemd1.Service PrivatePIDs >/dev/null 2>&1; then
+	ppids=yes
+else
+	ppids=
+fi
+if [ -n "$ppids" ]; then
+	check "the log says PrivatePIDs=yes (PID 1 knows it)" \
+	    grep -q 'hardening: PrivatePIDs=yes,' "$tmp/sup.log"
+else
+	check "the log says PrivatePIDs=no (PID 1 does not know it)" \
+	    grep -q 'hardening: PrivatePIDs=no ' "$tmp/sup.log"
+fi
+
+# --- a real session unit's properties, read while it runs --------------
+systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
+    -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK" -t 30 -- /bin/sleep 3
+n=0
+while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+unit=$(pty_units | head -n 1)
+check "a strictly named unit appeared ($unit)" test -n "$unit"
+want() {	# want PROPERTY VALUE
+	got=$(systemctl show -P "$1" "$unit")
+	if [ "$got" = "$2" ]; then pass "property $1=$2"
+	else fail "property $1: got '$got', want '$2'"; fi
+}
+want TemporaryFileSystem \
+    '/run:ro,nosuid,noexec /run/lock:mode=1777,size=5m,nosuid,noexec'
+b=
+for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
+    /run/systemd/journal/dev-log /run/systemd/resolve /run/resolvconf; do
+	b="$b${b:+ }-$p:$p"
+done
+want BindReadOnlyPaths "$b"
+want InaccessiblePaths '-/run/dbus -/run/user'
+want PrivatePIDs "$ppids"
+n=0
+while systemctl is-active -q "$CLIENT_UNIT" && [ $n -lt 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+check "the session ended and its unit is gone" wait_no_units 20
+
+# --- ordinary commands work in a session ------------------------------
+client -- /bin/sh -c 'id; ls /; getent hosts localhost'
+expect_exit 1 0 success "sh -c 'id; ls /; getent hosts localhost' exits 0"
+check "id: byk" grep -q '^uid=[0-9]*(byk) gid=[0-9]*(byk)' "$tmp/out"
+check "ls /: usr and etc listed" sh -c \
+    "grep -qw usr '$tmp/out' && grep -qw etc '$tmp/out'"
+check "getent hosts localhost resolves" grep -Eq \
+    '^(127\.0\.0\.1|::1)[[:space:]]+localhost' "$tmp/out" ||
+    sed 's/^/  /' "$tmp/out"
+
+client -- /usr/bin/python3 -c 'import os, socket; print(len(os.listdir("/")) > 0, socket.gethostname() != "")'
+expect_exit 1 0 success "python3 runs in a session"
+check "python3 printed its answer" grep -qx 'True True' "$tmp/out"
+
+# The session's /run: the allowlist and nothing else of the host's.
+client -- /bin/sh -c 'ls -A1 /run; echo --; ls -A1 /run/systemd; echo --; ls -A1 /run/systemd/journal'
+printf '%s\n' lock systemd -- incoming journal -- dev-log socket stdout \
+    > "$tmp/run.want"
+check "the session's /run holds only the allowlist" \
+    cmp -s "$tmp/out" "$tmp/run.want" || diff "$tmp/run.want" "$tmp/out"
+
+client -- /bin/sh -c 'touch /run/x 2>/dev/null && echo run-writable; touch /run/lock/x && echo lock-ok; test -e /run/opencode-pty || echo no-sock'
+check "/run is read-only, /run/lock private and writable, no supervisor socket" \
+    test "$(cat "$tmp/out")" = "$(printf 'lock-ok\nno-sock')"
+check "the host's /run/lock did not get the session's file" \
+    test ! -e /run/lock/x
+
+# The journal is reachable: logger(1) from a session lands in the
+# journal, attributed by journald to the session's unit.
+tag=opty-runview-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
+client -- /usr/bin/logger -t "$tag" hello
+expect_exit 1 0 success "logger runs in a session"
+n=0
+while [ $n -lt 50 ]; do
+	u=$(journalctl -q --no-pager -o cat --output-fields=_SYSTEMD_UNIT \
+	    SYSLOG_IDENTIFIER="$tag" 2>/dev/null | head -n 1)
+	[ -n "$u" ] && break
+	sleep 0.1; n=$((n + 1))
+done
+check "logger's line is in the journal from a session unit ($u)" sh -c \
+    "echo '$u' | grep -Eqx 'opencode-pty-[0-9a-f]{32}\.service'"
+check "no session unit left" wait_no_units 20
+sup_stop
+
+# --- no Landlock for the supervisor: it refuses to start --------------
+# A drop-in makes landlock_create_ruleset fail with EPERM in the
+# supervisor, as on a kernel that refuses it; the unit is otherwise the
+# installed one.
+mkdir -p "$dropin"
+printf '[Service]\nSystemCallFilter=~landlock_create_ruleset\n' \
+    > "$dropin/90-no-landlock.conf"
+systemctl daemon-reload
+systemctl reset-failed "$SUP" 2>/dev/null
+t0=$(date +%s)
+if systemctl start "$SUP" 2>/dev/null; then
+	fail "the supervisor started without Landlock"
+else
+	pass "the supervisor refuses to start without Landlock"
+fi
+check "nothing listens on the supervisor socket" \
+    test ! -e /run/opencode-pty/supervisor.sock
+# Restart=on-failure would try again every second: stop that.
+sup_stop
+journalctl -q --no-pager -o cat -u "$SUP" --since="@$t0" > "$tmp/nol.log"
+check "its journal line names the requirement" grep -q \
+    '^supervisor: Landlock is required (kernel >= 5.13 with landlock in the lsm= list): landlock_create_ruleset: Operation not permitted' \
+    "$tmp/nol.log" || sed 's/^/  /' "$tmp/nol.log"
+rm -rf "$dropin"
+systemctl daemon-reload
+systemctl reset-failed "$SUP" 2>/dev/null
+check "with the drop-in gone it starts again" sup_start
+sup_stop
+
+finish
