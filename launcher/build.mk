@@ -9,7 +9,8 @@ LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
 PROGS			+= opencode-pty-launcher
 # Not pure: they act on the process (re-anchoring, Landlock), and the
 # unit test runs them in forked children.
-LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/landlock.c
+LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/landlock.c \
+			   proto/landlock.c
 
 opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
 			   launcher/stage2.c launcher/fail.c launcher/fds.c \

@@ -1,7 +1,6 @@
 /*
  * landlock.c: the Landlock domain of a session (session user, in stage 1
- * of the launcher, before script(1) and the command exist; the root
- * parent may link it for detection and logging only).
+ * of the launcher, before script(1) and the command exist).
  *
  * The domain exists for what Landlock does to any process inside one:
  * ptrace-class access (ptrace, pidfd_getfd, process_vm_readv/writev,
@@ -25,14 +24,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "launcher/landlock.h"
 
 /* The kernel's UAPI values (include/uapi/linux/landlock.h). */
-#define LL_CREATE_RULESET_VERSION	(1U << 0)
 #define LL_ACCESS_FS_REFER		(1ULL << 13)
 #define LL_RULE_PATH_BENEATH		1
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET	(1ULL << 0)
@@ -48,20 +45,6 @@ struct ll_path_beneath_attr {
 	uint64_t	allowed_access;
 	int32_t		parent_fd;
 } __attribute__((packed));
-
-int
-landlock_abi(void)
-{
-	long	v;
-
-	v = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LL_CREATE_RULESET_VERSION);
-	if (v < 0)
-		return -errno;
-	if (v == 0 || v > 1000)
-		return -EPROTO;
-	return (int)v;
-}
 
 /* The one rule of ABI 2..5: renames and links allowed beneath "/". */
 static int
@@ -118,24 +101,4 @@ landlock_enter(int abi)
 	}
 	close(rs);
 	return 0;
-}
-
-int
-landlock_describe(int abi, char *buf, size_t len)
-{
-	if (abi < 0)
-		return snprintf(buf, len, "Landlock unavailable: %s",
-		    strerror(-abi));
-	if (abi < OPTY_LANDLOCK_ABI_MIN)
-		return snprintf(buf, len, "Landlock ABI %d refused: it "
-		    "cannot allow renames across directories (need ABI %d)",
-		    abi, OPTY_LANDLOCK_ABI_MIN);
-	if (abi < OPTY_LANDLOCK_ABI_SCOPE)
-		return snprintf(buf, len, "Landlock ABI %d: ptrace-class "
-		    "access scoped to the session; signals and abstract UNIX "
-		    "sockets not scoped (ABI %d); file system unrestricted",
-		    abi, OPTY_LANDLOCK_ABI_SCOPE);
-	return snprintf(buf, len, "Landlock ABI %d: ptrace-class access, "
-	    "signals and abstract UNIX sockets scoped to the session; file "
-	    "system unrestricted", abi);
 }

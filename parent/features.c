@@ -4,29 +4,19 @@
  * refusal to start with a journal line that names it, never a silent
  * degradation; the optional hardening in force is logged once.
  */
-#include <sys/syscall.h>
-
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <linux/landlock.h>
 
 #include "dbusd/dbusd.h"
 #include "dbusd/props.h"
+#include "proto/landlock.h"
 #include "proto/log.h"
 #include "parent/features.h"
 
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset	444	/* every arch but alpha */
-#endif
-
-/* Signal and abstract UNIX socket scoping came with this ABI. */
-#define LANDLOCK_ABI_SCOPE	6
-
-static int	landlock_abi;
+static int	ll_abi;
+static char	ll_text[192];
 
 static const char *
 landlock_hint(int e)
@@ -48,23 +38,28 @@ landlock_hint(int e)
 /*
  * The launcher confines every command with Landlock: without it, a
  * command could ptrace or take descriptors from any process of its
- * user.  A kernel that cannot do that is refused, not degraded.
+ * user.  A kernel that cannot do that, or only with an ABI the launcher
+ * refuses, is refused here, not degraded.
  */
 static void
 landlock_check(void)
 {
-	long	abi;
-
-	abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LANDLOCK_CREATE_RULESET_VERSION);
-	if (abi == -1)
-		fatalx("Landlock is required (kernel >= 5.13 with landlock in "
+	ll_abi = landlock_abi();
+	if (ll_abi < 0)
+		fatalx("Landlock is required (kernel >= 5.19 with landlock in "
 		    "the lsm= list): landlock_create_ruleset: %s (%s)",
-		    strerror(errno), landlock_hint(errno));
-	if (abi < 1 || abi > INT_MAX)
-		fatalx("landlock_create_ruleset: ABI %ld", abi);
-	landlock_abi = (int)abi;
-	log_info("Landlock ABI %d", landlock_abi);
+		    strerror(-ll_abi), landlock_hint(-ll_abi));
+	(void)landlock_describe(ll_abi, ll_text, sizeof(ll_text));
+	if (ll_abi < OPTY_LANDLOCK_ABI_MIN)
+		fatalx("Landlock is required (kernel >= 5.19): %s", ll_text);
+	log_info("%s", ll_text);
+}
+
+/* What every session's launcher puts in force, for the session's log. */
+const char *
+features_landlock(void)
+{
+	return ll_text;
 }
 
 /*
@@ -139,6 +134,6 @@ features_report(struct dbusd *bus)
 	log_info("systemd %s; optional session hardening: PrivatePIDs=%s, "
 	    "Landlock signal and abstract socket scoping %s", pi.version,
 	    pi.private_pids ? "yes" : "no (systemd >= 257 needed)",
-	    landlock_abi >= LANDLOCK_ABI_SCOPE ? "yes" :
+	    ll_abi >= OPTY_LANDLOCK_ABI_SCOPE ? "yes" :
 	    "no (Landlock ABI >= 6 needed)");
 }

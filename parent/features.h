@@ -11,5 +11,7 @@ struct dbusd;
 void	features_check(void);
 /* Logs the optional hardening in force; once the bus is open. */
 void	features_report(struct dbusd *);
+/* What each session's Landlock domain holds (after features_check()). */
+const char *features_landlock(void);
 
 #endif

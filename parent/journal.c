@@ -9,6 +9,7 @@
 #include <systemd/sd-journal.h>
 
 #include "proto/imsg.h"
+#include "parent/features.h"
 #include "parent/parent.h"
 #include "proto/sha256.h"
 
@@ -52,5 +53,6 @@ journal_session(const struct session *s)
 	    "OPTY_EXIT_STATUS=%d", s->result.exec_status,
 	    "OPTY_BYTES_IN=%llu", (unsigned long long)s->bytes_in,
 	    "OPTY_BYTES_OUT=%llu", (unsigned long long)s->bytes_out,
+	    "OPTY_LANDLOCK=%s", features_landlock(),
 	    NULL);
 }

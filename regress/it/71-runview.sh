@@ -28,7 +28,7 @@ sup_log() {
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 sup_log > "$tmp/sup.log"
 check "start-up logs the Landlock ABI ($(grep -o 'Landlock ABI [0-9]*' \
-    "$tmp/sup.log"))" grep -Eq '^supervisor: Landlock ABI [1-9][0-9]*$' \
+    "$tmp/sup.log"))" grep -Eq '^supervisor: Landlock ABI [1-9][0-9]*: ' \
     "$tmp/sup.log"
 check "start-up logs the optional session hardening" grep -Eq \
     '^supervisor: systemd [^;]+; optional session hardening: PrivatePIDs=(yes|no .*), Landlock signal and abstract socket scoping (yes|no .*)$' \
@@ -81,6 +81,12 @@ check "the session ended and its unit is gone" wait_no_units 20
 # --- ordinary commands work in a session ------------------------------
 client -- /bin/sh -c 'id; ls /; getent hosts localhost'
 expect_exit 1 0 success "sh -c 'id; ls /; getent hosts localhost' exits 0"
+# The session's journal record says what its Landlock domain held: the
+# same words as the start-up line.
+ll=$(journalctl -u "$SUP" -o verbose --no-pager |
+    sed -n 's/^ *OPTY_LANDLOCK=//p' | tail -n 1)
+check "the session's record has OPTY_LANDLOCK='$ll'" \
+    grep -qxF "supervisor: $ll" "$tmp/sup.log"
 check "id: byk" grep -q '^uid=[0-9]*(byk) gid=[0-9]*(byk)' "$tmp/out"
 check "ls /: usr and etc listed" sh -c \
     "grep -qw usr '$tmp/out' && grep -qw etc '$tmp/out'"
@@ -143,7 +149,7 @@ check "nothing listens on the supervisor socket" \
 sup_stop
 journalctl -q --no-pager -o cat -u "$SUP" --since="@$t0" > "$tmp/nol.log"
 check "its journal line names the requirement" grep -q \
-    '^supervisor: Landlock is required (kernel >= 5.13 with landlock in the lsm= list): landlock_create_ruleset: Operation not permitted' \
+    '^supervisor: Landlock is required (kernel >= 5.19 with landlock in the lsm= list): landlock_create_ruleset: Operation not permitted' \
     "$tmp/nol.log" || sed 's/^/  /' "$tmp/nol.log"
 rm -rf "$dropin"
 systemctl daemon-reload
