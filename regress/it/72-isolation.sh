@@ -31,8 +31,7 @@ iso_cleanup() {
 	    opty-escape-control.service 2>/dev/null
 	systemctl reset-failed "$LISTEN" "$DECOY" "$ABSTRACT" \
 	    opty-escape-control.service 2>/dev/null
-	loginctl disable-linger byk 2>/dev/null
-	systemctl stop "$UM" 2>/dev/null
+	systemctl stop "$UM" "user-runtime-dir@$uid.service" 2>/dev/null
 	rm -f /run/docker.sock "$OPS" "$GO"
 	rm -rf "$ESCDIR"
 	itlib_cleanup
@@ -98,16 +97,19 @@ systemd-run --quiet --unit="$ABSTRACT" -p Type=notify -p User=byk \
     -p Group=byk -- "$ESC" listen "$ANAME" ||
     { echo "FAIL: the abstract socket's service did not start"; exit 1; }
 
+# byk's user manager without a login, as lingering starts it: PID 1
+# starts user@UID.service, which pulls in user-runtime-dir@UID.service
+# (the tmpfs on /run/user/UID).  Not `loginctl enable-linger`: logind
+# 257 answers a root caller without a session with EUNATCH.
 um_up() {
-	loginctl enable-linger byk &&
+	systemctl start "$UM" &&
 	    wait_for "$UM active" systemctl is-active -q "$UM" &&
 	    wait_for "$RUNUSER/bus" test -S "$RUNUSER/bus" &&
 	    systemd-run --quiet --wait --pipe -p User=byk -p Group=byk \
 	    -E XDG_RUNTIME_DIR="$RUNUSER" -- systemctl --user start dbus.service
 }
 um_down() {
-	loginctl disable-linger byk
-	systemctl stop "$UM"
+	systemctl stop "$UM" "user-runtime-dir@$uid.service"
 	wait_for "$RUNUSER removed" sh -c "! test -e '$RUNUSER'"
 }
 
