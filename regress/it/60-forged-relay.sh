@@ -30,8 +30,11 @@ scenario() {
 	name=$1 reason=$2
 	rm -f "$SCEN" "$SCEN.done"
 	echo "$name" > "$SCEN"
+	# --since has second granularity: the previous scenario's lines
+	# must fall before this second, and this one's after it.
+	sleep 1
 	since=$(date '+%Y-%m-%d %H:%M:%S')
-	sleep 1	# journal timestamps have second granularity here
+	sleep 1
 	# The forged relay waits for a real client once the parent runs.
 	systemctl start --no-block "$SUP"
 	if [ "${3:-}" = client ]; then

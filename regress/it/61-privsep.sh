@@ -69,7 +69,7 @@ journal_ident() {	# journal_ident IDENT: MESSAGEs of this invocation
 }
 n=0
 until journal_ident opencode-pty-relay | grep -q 'parent closed the channel'; do
-	[ $n -gt 50 ] && break; sleep 0.1; n=$((n + 1))
+	[ $n -gt 200 ] && break; sleep 0.1; n=$((n + 1))
 done
 rlog=$(journal_ident opencode-pty-relay)
 slog=$(journal_ident opencode-pty-supervisor)
