@@ -94,7 +94,6 @@ relay_ids(struct relay_exec *x)
 {
 	struct passwd	*pw;
 
-	errno = 0;
 	if ((pw = getpwnam(OPTY_RELAY_USER)) == NULL)
 		fatalx("relay user %s not found", OPTY_RELAY_USER);
 	if (pw->pw_uid == 0 || pw->pw_gid == 0)

@@ -16,9 +16,18 @@ done
 for f in "$R" "$S"; do
 	[ -f "$f" ] || { echo "relay-nonss: FAIL: $f not built" >&2; exit 1; }
 done
-# Under SAN the relay is a dynamic PIE (relay/build.mk): nothing to check.
+# A sanitizer build (make check-asan writes SAN into $BUILD/config.mk)
+# links the relay as a dynamic PIE by design (relay/build.mk): glibc's
+# NSS code is then in libc.so, not in the relay, and the static-link
+# property this script proves does not exist to be checked.
+if [ -f "$BUILD/config.mk" ] && grep -Eq '^SAN[[:space:]]*:?=[[:space:]]*[^[:space:]]' "$BUILD/config.mk"; then
+	echo "relay-nonss: $BUILD is a sanitizer build: the relay is a" \
+	    "dynamic PIE there by design; the static relay is checked by" \
+	    "make check-unit"
+	exit 0
+fi
 if readelf -d "$R" 2>/dev/null | grep -q NEEDED; then
-	echo "relay-nonss: FAIL: $R is not static (SAN build?)" >&2
+	echo "relay-nonss: FAIL: $R is not statically linked" >&2
 	exit 1
 fi
 nss='__nss_|nss_files|_nss_|getpwnam|getpwuid|getgrnam|gethostbyname|getaddrinfo_internal'
