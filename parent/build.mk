@@ -8,11 +8,17 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/start.c parent/watch.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/journal.c parent/privdrop.c \
+				   parent/dircheck.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_ERR_SRCS) \
 				   proto/sha256.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)
+
+TESTS				+= test_dircheck
+test_dircheck_SRCS		= regress/unit/test_dircheck.c \
+				   parent/dircheck.c $(PROTO_LOG_SRCS)
+test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
 
 # The relay this supervisor executes is bound to it: the SHA-256 of the
 # relay built here is embedded (parent/relayproc.c compares it with the
