@@ -129,20 +129,25 @@ child_dircheck(const char *dir, int plain_fstat)
 {
 	struct msg_start	ms;
 	struct stat		st;
-	int			dfd;
+	int			dfd, rc;
 
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    fstat(dfd, &st) == -1)
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return 91;
+	if (fstat(dfd, &st) == -1) {
+		close(dfd);
+		return 91;
+	}
 	memset(&ms, 0, sizeof(ms));
 	ms.dev = (uint64_t)st.st_dev;
 	ms.ino = (uint64_t)st.st_ino;
 	load_nosync_filter();
 	if (plain_fstat) {
 		(void)fstat(dfd, &st);
-		return 92;
-	}
-	return start_dircheck(dfd, &ms) == 0 ? 0 : 93;
+		rc = 92;
+	} else
+		rc = start_dircheck(dfd, &ms) == 0 ? 0 : 93;
+	close(dfd);
+	return rc;
 }
 
 static int
