@@ -54,7 +54,6 @@ sup_stop
 sup_start || { echo "FAIL: supervisor did not restart"; exit 1; }
 mp=$(systemctl show -P MainPID "$SUP")
 rp=$(relay_pid)
-inv=$(systemctl show -P InvocationID "$SUP")
 systemctl stop "$SUP"
 check "SIGTERM: parent gone" sh -c "! kill -0 $mp 2>/dev/null"
 check "SIGTERM: relay gone" sh -c "! kill -0 $rp 2>/dev/null"
@@ -63,31 +62,33 @@ check "SIGTERM: clean exit (Result=success)" test "$(systemctl show -P Result "$
 # The relay's lines are on its own stream: the stop above made it log
 # "parent closed the channel".  Each identifier carries only its own
 # process's lines, so no relay line can pass for a supervisor line.
-journal_ident() {	# journal_ident IDENT: MESSAGEs of this invocation
-	journalctl _SYSTEMD_INVOCATION_ID="$inv" SYSLOG_IDENTIFIER="$1" \
-	    -o cat --no-pager
+# journald stamps each stream line with its writer's _PID.
+journal_pid() {	# journal_pid PID [FIELD=VALUE]: MESSAGEs of that process
+	journalctl _PID="$1" ${2:+"$2"} -o cat --no-pager
 }
 n=0
-until journal_ident opencode-pty-relay | grep -q 'parent closed the channel'; do
+until journal_pid "$rp" | grep -q 'parent closed the channel'; do
 	[ $n -gt 200 ] && break; sleep 0.1; n=$((n + 1))
 done
-rlog=$(journal_ident opencode-pty-relay)
-slog=$(journal_ident opencode-pty-supervisor)
+rlog=$(journal_pid "$rp" SYSLOG_IDENTIFIER=opencode-pty-relay)
+slog=$(journal_pid "$mp" SYSLOG_IDENTIFIER=opencode-pty-supervisor)
 case "$rlog" in
 *"relay: parent closed the channel"*)
 	pass "relay line has SYSLOG_IDENTIFIER=opencode-pty-relay" ;;
 *)	fail "no relay line under SYSLOG_IDENTIFIER=opencode-pty-relay"
-	journalctl _SYSTEMD_INVOCATION_ID="$inv" -o verbose --no-pager |
-	    grep -E 'SYSLOG_IDENTIFIER|MESSAGE=' | tail -n 20 ;;
+	journalctl _PID="$rp" -o verbose --no-pager | tail -n 30
+	journalctl -u "$SUP" -n 20 -o cat --no-pager ;;
 esac
-check "every opencode-pty-relay entry is a relay line" \
+check "every line of the relay's pid is under its identifier" test \
+    "$(journal_pid "$rp")" = "$rlog"
+check "every opencode-pty-relay line is a relay line" \
     sh -c "! printf '%s\n' \"\$1\" | grep -v '^relay: '" sh "$rlog"
 case "$slog" in
 *"supervisor: ready on"*) pass "supervisor lines have their own identifier (positive control)" ;;
 *) fail "no 'supervisor: ready on' under SYSLOG_IDENTIFIER=opencode-pty-supervisor" ;;
 esac
 check "no relay line under the supervisor's identifier" \
-    sh -c "! printf '%s\n' \"\$1\" | grep '^relay: '" sh "$slog"
+    sh -c "! journalctl SYSLOG_IDENTIFIER=opencode-pty-supervisor -o cat --no-pager | grep '^relay: '"
 
 # The relay is bound to the supervisor: a relay whose bytes differ from
 # the one it was built with is not executed.
