@@ -55,12 +55,17 @@ LINT_BUILD=$(cd "$LINT_BUILD" && pwd -P)
 rc=0
 
 # The flags of a real build, so that both tools see what the compiler
-# sees; readiness/revision.c also needs its generated header.
+# sees; readiness/revision.c, readiness/confs.c and parent/relayproc.c
+# also need their generated headers (the last one builds the relay).
 mk() { make -s --no-print-directory BUILD="$LINT_BUILD/scan" "$@"; }
 cflags=$(mk --eval='lint-cflags: ; @echo $(CFLAGS)' lint-cflags) ||
     fail "cannot read CFLAGS from the GNUmakefile"
 mk "$LINT_BUILD/scan/gen/opty-revision.h" ||
     fail "cannot generate the readiness revision header"
+mk "$LINT_BUILD/scan/gen/opty-confs.h" ||
+    fail "cannot generate the readiness configuration header"
+mk "$LINT_BUILD/scan/gen/opty-relay-sha256.h" ||
+    fail "cannot generate the relay digest header"
 gen=$LINT_BUILD/scan/gen
 case "$cflags$REPO$gen" in
 *'"'*|*\\*) fail "flags or paths hold a quote or backslash" ;;

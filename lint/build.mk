@@ -15,7 +15,8 @@ opencode-pty-client_NOSAN := 1
 # forked child, and valgrind 3.19 does not implement seccomp(2) (ENOSYS);
 # test_sandbox's children also set RLIMIT_NOFILE, which valgrind
 # refuses (EPERM: it keeps descriptors of its own above the limit).
-VALGRIND_NATIVE	:= test_sandbox test_client
+# test_dircheck's child loads a filter too.
+VALGRIND_NATIVE	:= test_sandbox test_client test_dircheck
 
 # The two daemons run where no ASAN_OPTIONS reaches them: under SAN they
 # link their sanitizer defaults (lint/sanopts.c says which and why).

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,8 +121,13 @@ auth_read_code(int r)
 static int
 auth_alive(const struct session *s)
 {
-	return pidfd_send_signal(s->pidfd, 0, NULL, 0) == -1 ?
-	    ERR_AUTH_CHANGED : 0;
+	struct pollfd	pfd;
+
+	/* A pidfd polls readable once its process has exited; no signal. */
+	pfd.fd = s->pidfd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(&pfd, 1, 0) != 0 ? ERR_AUTH_CHANGED : 0;
 }
 
 /*

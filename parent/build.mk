@@ -8,8 +8,33 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/start.c parent/watch.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/journal.c parent/features.c \
+				   parent/privdrop.c parent/dircheck.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_ERR_SRCS) \
 				   proto/sha256.c proto/landlock.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)
+
+TESTS				+= test_dircheck
+test_dircheck_SRCS		= regress/unit/test_dircheck.c \
+				   parent/dircheck.c $(PROTO_LOG_SRCS)
+test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
+
+# The relay this supervisor executes is bound to it: the SHA-256 of the
+# relay built here is embedded (parent/relayproc.c compares it with the
+# installed file before executing it), so the supervisor is built after
+# the relay and changes with it.  Deterministic: the relay's build is
+# reproducible, so is this header (build-aux/repro.sh).
+PARENT_RELAY_GEN	:= $(BUILD)/gen/opty-relay-sha256.h
+
+$(PARENT_RELAY_GEN): $(BUILD)/bin/opencode-pty-relay
+	@mkdir -p $(@D)
+	@set -e; d=$$(sha256sum < $< | cut -c1-64); \
+	case $$d in *[!0-9a-f]*) echo "bad digest '$$d'" >&2; exit 1;; esac; \
+	[ $${#d} -eq 64 ] || { echo "bad digest '$$d'" >&2; exit 1; }; \
+	printf '#define OPTY_RELAY_SHA256 "%s"\n' "$$d" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(BUILD)/obj/parent/relayproc.o: parent/relayproc.c $(PARENT_RELAY_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ parent/relayproc.c

@@ -1,7 +1,8 @@
 /*
  * main.c: opencode-pty-supervisor, the root parent.  Sets up the socket
- * and the relay channel, execs the unprivileged relay, and only then
- * opens the system bus (sd-bus connections do not survive fork).  From
+ * and the relay channel, execs the unprivileged relay, drops every
+ * capability (privdrop.c), and only then opens the system bus (sd-bus
+ * connections do not survive fork).  From
  * then on it only answers the relay and follows systemd.
  */
 #include <sys/socket.h>
@@ -23,6 +24,7 @@
 #include "proto/log.h"
 #include "parent/features.h"
 #include "parent/parent.h"
+#include "parent/privdrop.h"
 
 static struct parent	 parent_state;
 struct parent		*parent = &parent_state;
@@ -120,6 +122,7 @@ main(int argc, char *argv[])
 	user_lookup();
 	parent_make_rundir();
 	relay_start(verbose);
+	parent_drop_privileges();
 	if ((parent->base = event_base_new()) == NULL)
 		fatalx("event_base_new");
 	signals_setup();

@@ -1,22 +1,42 @@
 /*
  * relayproc.c: starts the unprivileged relay (root parent side).  The
- * relay is a fresh image exec'd from a fixed root-owned path with only
- * the channel and the listening socket open; it drops its own
- * privileges before it reads a client byte.
+ * relay is a fresh image executed from a descriptor whose whole content
+ * the parent has just hashed and compared with the SHA-256 embedded at
+ * build time (the relay this supervisor was built with), with only the
+ * channel, the listening socket and its own journal stream open and its
+ * numeric ids on the command line; it drops its own privileges before
+ * it reads a client byte.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
+#include <systemd/sd-journal.h>
+
+#include "opty-relay-sha256.h"	/* generated: OPTY_RELAY_SHA256 */
 #include "proto/config.h"
 #include "proto/log.h"
+#include "proto/sha256.h"
 #include "parent/parent.h"
+
+#define RELAY_IDENT	"opencode-pty-relay"
+
+struct relay_exec {
+	int	 chfd, lfd, logfd, exefd;
+	char	 uid[16], gid[16];
+	int	 verbose;
+};
 
 /* Moves fd above the fixed slots so the dup2()s below cannot clobber. */
 static int
@@ -29,38 +49,167 @@ relay_fd_high(int fd)
 	return nfd;
 }
 
+/*
+ * Child side.  fds 1 and 2 become the relay's own journal stream, so
+ * nothing it writes reaches the supervisor's stream; everything above 4
+ * is close-on-exec, the executable's descriptor included (an ELF image
+ * needs no path to itself after exec, unlike a script).
+ */
 static void __attribute__((noreturn))
-relay_exec(int chfd, int lfd, int verbose)
+relay_exec(const struct relay_exec *x)
 {
-	char		*argv[] = { "opencode-pty-relay", NULL, NULL };
+	char		*argv[] = { "opencode-pty-relay", "-u", NULL, "-g",
+			    NULL, NULL, NULL };
 	char		*envp[] = { NULL };
+	char		 uid[16], gid[16];
 	sigset_t	 mask;
+	int		 chfd, lfd, logfd, exefd;
 
-	chfd = relay_fd_high(chfd);
-	lfd = relay_fd_high(lfd);
-	if (dup2(chfd, RELAY_FD_PARENT) == -1 ||
+	memcpy(uid, x->uid, sizeof(uid));
+	memcpy(gid, x->gid, sizeof(gid));
+	argv[2] = uid;
+	argv[4] = gid;
+	if (x->verbose)
+		argv[5] = "-v";
+	chfd = relay_fd_high(x->chfd);
+	lfd = relay_fd_high(x->lfd);
+	logfd = relay_fd_high(x->logfd);
+	exefd = relay_fd_high(x->exefd);
+	if (dup2(logfd, STDOUT_FILENO) == -1 ||
+	    dup2(logfd, STDERR_FILENO) == -1 ||
+	    dup2(chfd, RELAY_FD_PARENT) == -1 ||
 	    dup2(lfd, RELAY_FD_LISTEN) == -1)
 		_exit(126);
-	if (close_range(RELAY_FD_LISTEN + 1, ~0U, 0) == -1)
+	if (close_range(RELAY_FD_LISTEN + 1, ~0U, CLOSE_RANGE_CLOEXEC) == -1)
 		_exit(126);
 	sigemptyset(&mask);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
-	if (verbose)
-		argv[1] = "-v";
-	execve(OPTY_RELAY_PATH, argv, envp);
+	fexecve(exefd, argv, envp);
 	log_warn("exec %s", OPTY_RELAY_PATH);
 	_exit(127);
+}
+
+static void
+relay_ids(struct relay_exec *x)
+{
+	struct passwd	*pw;
+
+	if ((pw = getpwnam(OPTY_RELAY_USER)) == NULL)
+		fatalx("relay user %s not found", OPTY_RELAY_USER);
+	if (pw->pw_uid == 0 || pw->pw_gid == 0)
+		fatalx("relay user %s must not be root or in group root",
+		    OPTY_RELAY_USER);
+	(void)snprintf(x->uid, sizeof(x->uid), "%u", (unsigned)pw->pw_uid);
+	(void)snprintf(x->gid, sizeof(x->gid), "%u", (unsigned)pw->pw_gid);
+	endpwent();
+}
+
+#define RELAY_HEXLEN	(2 * SHA256_DIGEST_LEN + 1)
+
+static void
+relay_hex(const uint8_t d[SHA256_DIGEST_LEN], char hex[RELAY_HEXLEN])
+{
+	static const char	 digits[] = "0123456789abcdef";
+	size_t			 i;
+
+	for (i = 0; i < SHA256_DIGEST_LEN; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 0xf];
+	}
+	hex[2 * SHA256_DIGEST_LEN] = '\0';
+}
+
+/* Reads fd from its start to EOF into the digest; -1 on a read error. */
+static int
+relay_hash_fd(int fd, char hex[RELAY_HEXLEN])
+{
+	static uint8_t		 chunk[65536];
+	struct sha256_ctx	 ctx;
+	uint8_t			 d[SHA256_DIGEST_LEN];
+	ssize_t			 n;
+
+	sha256_init(&ctx);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		sha256_update(&ctx, chunk, (size_t)n);
+	}
+	sha256_final(&ctx, d);
+	relay_hex(d, hex);
+	return 0;
+}
+
+/*
+ * Opens the installed relay and hashes all of it through the descriptor
+ * that will be executed, so what runs is what was compared: the path is
+ * not looked up again.  Only root can change the file (root-owned, not
+ * writable by group or other, checked here too) and exec refuses a file
+ * open for writing (ETXTBSY), so the content cannot change in between
+ * except by root.
+ */
+static int
+relay_open_verified(void)
+{
+	char		 hex[RELAY_HEXLEN];
+	struct stat	 st;
+	int		 fd;
+
+	if ((fd = open(OPTY_RELAY_PATH, O_RDONLY | O_NOCTTY | O_CLOEXEC)) ==
+	    -1)
+		fatal("open %s", OPTY_RELAY_PATH);
+	if (fstat(fd, &st) == -1)
+		fatal("fstat %s", OPTY_RELAY_PATH);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		fatalx("%s: not a regular file owned by root and writable "
+		    "only by root", OPTY_RELAY_PATH);
+	if (relay_hash_fd(fd, hex) == -1)
+		fatal("read %s", OPTY_RELAY_PATH);
+	if (strcmp(hex, OPTY_RELAY_SHA256) != 0)
+		fatalx("relay binary does not match the one this supervisor "
+		    "was built with: %s has sha256 %s, expected %s",
+		    OPTY_RELAY_PATH, hex, OPTY_RELAY_SHA256);
+	log_info("relay %s sha256 %s verified", OPTY_RELAY_PATH, hex);
+	return fd;
+}
+
+/*
+ * The relay's stderr is a journal stream of its own, opened here by the
+ * parent (the relay could not: no socket call after its drop), with the
+ * identifier opencode-pty-relay and the "<N>" level prefixes parsed.
+ */
+static int
+relay_journal(void)
+{
+	int	 fd;
+
+	/* libsystemd creates the socket SOCK_CLOEXEC. */
+	if ((fd = sd_journal_stream_fd(RELAY_IDENT, LOG_INFO, 1)) < 0)
+		fatalx("relay journal stream: %s", strerror(-fd));
+	return fd;
 }
 
 pid_t
 relay_spawn(int chfd, int lfd, int verbose)
 {
-	pid_t	 pid;
+	struct relay_exec	 x;
+	pid_t			 pid;
 
+	memset(&x, 0, sizeof(x));
+	x.chfd = chfd;
+	x.lfd = lfd;
+	x.verbose = verbose;
+	relay_ids(&x);
+	x.exefd = relay_open_verified();
+	x.logfd = relay_journal();
 	if ((pid = fork()) == -1)
 		fatal("fork relay");
 	if (pid == 0)
-		relay_exec(chfd, lfd, verbose);
+		relay_exec(&x);
+	close(x.exefd);
+	close(x.logfd);
 	return pid;
 }
 

@@ -13,23 +13,8 @@
 
 #include "proto/imsg.h"
 #include "proto/log.h"
+#include "parent/dircheck.h"
 #include "parent/parent.h"
-
-static int
-start_dircheck(int dirfd, const struct msg_start *ms)
-{
-	struct stat	 st;
-
-	if (fstat(dirfd, &st) == -1) {
-		log_warn("fstat directory");
-		return ERR_NOTDIR;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return ERR_NOTDIR;
-	if ((uint64_t)st.st_dev != ms->dev || (uint64_t)st.st_ino != ms->ino)
-		return ERR_DIR_MISMATCH;
-	return 0;
-}
 
 static void
 start_fail(struct session *s, int code)

@@ -1,7 +1,8 @@
 /*
  * log.c: logging for every opencode-pty process (any trust level).
- * Writes one line per call to stderr; never allocates, so it is safe in
- * the relay's sandbox (only write(2) is needed).
+ * Writes one line per call to stderr with a single write(2); never
+ * allocates, so it is safe in the relay's sandbox (only write(2) is
+ * needed).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,18 +32,35 @@ log_setexit(void (*fn)(void))
 	log_atexit = fn;
 }
 
+/*
+ * One line, one write(2): stdio's dprintf() would first probe the
+ * descriptor (newfstatat, lseek, ioctl), calls the relay's filter does
+ * not allow (docs/SANDBOX.md), and could split a line in two writes.
+ */
 static void
 log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
 {
-	char	msg[1024];
+	char	msg[1024], line[1280];
+	int	n;
+	ssize_t	w;
 
 	/* A truncated message is still worth writing. */
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (saved_errno != 0)
-		dprintf(STDERR_FILENO, "%s%s: %s: %s\n", prio, log_tag, msg,
-		    strerror(saved_errno));
+		n = snprintf(line, sizeof(line), "%s%s: %s: %s\n", prio,
+		    log_tag, msg, strerror(saved_errno));
 	else
-		dprintf(STDERR_FILENO, "%s%s: %s\n", prio, log_tag, msg);
+		n = snprintf(line, sizeof(line), "%s%s: %s\n", prio, log_tag,
+		    msg);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line)) {
+		n = sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	do
+		w = write(STDERR_FILENO, line, (size_t)n);
+	while (w == -1 && errno == EINTR);
 }
 
 void

@@ -5,7 +5,8 @@
 
 PROGS		+= opencode-pty-verify-readiness
 opencode-pty-verify-readiness_SRCS := readiness/main.c readiness/verify.c \
-		   readiness/marker.c proto/sha256.c readiness/revision.c
+		   readiness/marker.c proto/sha256.c readiness/revision.c \
+		   readiness/confs.c
 opencode-pty-verify-readiness_LIBS :=
 
 TESTS		+= test_sha256 test_marker
@@ -43,5 +44,37 @@ $(READINESS_GEN): readiness-revision-always
 $(BUILD)/obj/readiness/revision.o: readiness/revision.c $(READINESS_GEN)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ readiness/revision.c
+
+# The configuration `make install` writes (etc/build.mk): each file's
+# installed path and the SHA-256 of the copy in this tree, generated into
+# $(BUILD)/gen/opty-confs.h and seen by readiness/confs.o only.  The
+# verifier refuses when an installed copy differs (readiness/main.c).
+READINESS_CONFS	= $(foreach f,$(OPTY_UNITS),$(UNITDIR)/$(notdir $(f))=$(f)) \
+		  $(foreach f,$(OPTY_DROPINS),\
+		    $(UNITDIR)/$(OPTY_DROPIN_DIR)/$(notdir $(f))=$(f)) \
+		  $(foreach f,$(OPTY_SYSUSERS),$(SYSUSERSDIR)/$(notdir $(f))=$(f))
+READINESS_CONF_GEN := $(BUILD)/gen/opty-confs.h
+
+# Rewritten only when a digest or an installed path changes.
+$(READINESS_CONF_GEN): readiness-revision-always
+	@mkdir -p $(@D)
+	@set -e; \
+	{ echo '#define OPTY_CONF_RECORDS \'; \
+	for p in $(READINESS_CONFS); do \
+	    dst=$${p%%=*}; src=$${p#*=}; \
+	    case $$dst in /*) ;; *) echo "readiness: '$$dst' is not" \
+	        "absolute" >&2; exit 1;; esac; \
+	    case $$dst in *[!A-Za-z0-9/._-]*) echo "readiness: bad" \
+	        "path '$$dst'" >&2; exit 1;; esac; \
+	    d=$$(sha256sum < $$src | cut -c1-64); \
+	    [ $${#d} -eq 64 ] || { echo "readiness: no digest of" \
+	        "$$src" >&2; exit 1; }; \
+	    printf '\t{ "%s", "%s" }, \\\n' "$$dst" "$$d"; \
+	done; echo; } > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(BUILD)/obj/readiness/confs.o: readiness/confs.c $(READINESS_CONF_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ readiness/confs.c
 
 .PHONY: readiness-revision-always

@@ -2,7 +2,8 @@
  * main.c: opencode-pty-verify-readiness.  Runs as root, as ExecCondition=
  * of opencode-v2.service: exits 0 only if the content-bound readiness
  * marker names exactly the embedded reviewed revision and the SHA-256 of
- * the three installed PTY binaries.  Any refusal exits 1 with one line
+ * the three installed PTY binaries, and the installed unit files,
+ * drop-in and sysusers.d entry are the ones embedded at build time.  Any refusal exits 1 with one line
  * on stderr, which makes systemd skip the service instead of failing it.
  */
 #include <errno.h>
@@ -31,6 +32,44 @@ refuse(const char *path, int rc)
 	return READINESS_EXIT_REFUSED;
 }
 
+static void
+hex_digest(const uint8_t d[SHA256_DIGEST_LEN],
+    char hex[2 * SHA256_DIGEST_LEN + 1])
+{
+	static const char	digits[] = "0123456789abcdef";
+	size_t			i;
+
+	for (i = 0; i < SHA256_DIGEST_LEN; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 0xf];
+	}
+	hex[2 * SHA256_DIGEST_LEN] = '\0';
+}
+
+/*
+ * The units, drop-in and sysusers.d entry as installed must be the ones
+ * this verifier was built with: the marker binds the binaries, this
+ * binds the configuration that confines them.
+ */
+static int
+verify_confs(void)
+{
+	uint8_t	digest[SHA256_DIGEST_LEN];
+	char	hex[2 * SHA256_DIGEST_LEN + 1];
+	size_t	i;
+	int	rc;
+
+	for (i = 0; i < readiness_nconfs; i++) {
+		rc = readiness_hash_binary(readiness_confs[i].path, digest);
+		if (rc != RD_OK)
+			return refuse(readiness_confs[i].path, rc);
+		hex_digest(digest, hex);
+		if (strcmp(hex, readiness_confs[i].sha256) != 0)
+			return refuse(readiness_confs[i].path, RD_E_CONF);
+	}
+	return READINESS_EXIT_READY;
+}
+
 static int
 verify(void)
 {
@@ -53,6 +92,8 @@ verify(void)
 		if (memcmp(digest, m.digest[i], sizeof(digest)) != 0)
 			return refuse(binaries[i], RD_E_STALE);
 	}
+	if ((rc = verify_confs()) != READINESS_EXIT_READY)
+		return rc;
 	fprintf(stderr, "%s: ready: %s\n", PROGNAME, opty_revision);
 	return READINESS_EXIT_READY;
 }

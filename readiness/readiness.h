@@ -39,7 +39,18 @@ enum readiness_status {
 	RD_E_READ = -111,	/* read(2) failed */
 	RD_E_CHANGED = -112,	/* size changed while read */
 	RD_E_STALE = -113,	/* binary hash differs from its record */
+	RD_E_CONF = -114,	/* installed configuration file differs */
 };
+
+/* An installed configuration file and the SHA-256 (hex) it must have. */
+struct readiness_conf {
+	const char	*path;
+	const char	*sha256;
+};
+
+/* Embedded at build time (readiness/confs.c). */
+extern const struct readiness_conf	readiness_confs[];
+extern const size_t			readiness_nconfs;
 
 /* The embedded revision line, set at build time (readiness/revision.c). */
 extern const char	opty_revision[];

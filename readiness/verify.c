@@ -165,7 +165,10 @@ readiness_read_marker(const char *path, uint8_t *buf, size_t bufsz,
 	return RD_OK;
 }
 
-/* SHA-256 of an installed binary that only root can have written. */
+/*
+ * SHA-256 of an installed file (a binary, or a unit file) that only root
+ * can have written.
+ */
 int
 readiness_hash_binary(const char *path, uint8_t digest[SHA256_DIGEST_LEN])
 {
@@ -243,6 +246,9 @@ readiness_strerror(int rc)
 		return "changed while being read";
 	case RD_E_STALE:
 		return "SHA-256 differs from its marker record (stale marker)";
+	case RD_E_CONF:
+		return "differs from the copy this verifier was built with "
+		    "(reinstall it with make install)";
 	default:
 		return marker_strerror(rc);
 	}

@@ -7,21 +7,26 @@ RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
 			   $(RELAY_CORE_SRCS)
 
 PROGS			+= opencode-pty-relay
-opencode-pty-relay_SRCS	:= $(RELAY_SRCS) $(PROTO_FRAME_SRCS) \
+opencode-pty-relay_SRCS	:= $(RELAY_SRCS) relay/nonss.c $(PROTO_FRAME_SRCS) \
 			   $(PROTO_IMSG_SRCS) $(PROTO_LOG_SRCS)
 opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # Linked static-pie: the relay maps no shared library, so its image is
 # the one reproducible file that was reviewed, and its memory is its own
 # (dynamically linked, ~1.5 MiB of its ~2.4 MiB VmRSS were libc's pages;
-# docs/BENCHMARKS.md).  glibc's linker warns that these NSS functions
-# would need glibc's shared libraries at run time: getpwnam/endpwent
-# (relay/sandbox.c: the relay's own user, answered by glibc's built-in
-# files source from /etc/passwd, docs/SANDBOX.md) and libevent's
-# resolver wrappers (getaddrinfo, getservbyname, getprotobynumber),
-# never called: the relay resolves no name and may not open a socket.
-# Under SAN it stays a dynamic PIE: the sanitizer runtimes link only
-# dynamically, and check-asan must run the parser of untrusted input.
-opencode-pty-relay_LDFLAGS	= $(if $(strip $(SAN)),,-static-pie)
+# docs/BENCHMARKS.md).  Its link must be warning-free, and warnings are
+# errors here (--fatal-warnings) so that none can come back unseen:
+# glibc warns when a static program links an NSS function (it would load
+# glibc's shared modules at run time).  The relay calls none: its uid
+# and gid come from the parent on the command line, and libevent's
+# resolver wrappers (getaddrinfo, getservbyname, getprotobynumber, in
+# evutil.o) find the relay's own never-called definitions in
+# relay/nonss.c before glibc's; regress/host/relay-nonss.sh checks with
+# nm that no NSS code is in the binary.  Under SAN it stays a dynamic
+# PIE: the sanitizer runtimes link only dynamically, and check-asan must
+# run the parser of untrusted input.
+opencode-pty-relay_LDFLAGS	= -Wl,--fatal-warnings \
+				  $(if $(strip $(SAN)),,-static-pie)
+SCRIPT_TESTS		+= regress/host/relay-nonss.sh
 
 TESTS			+= test_sandbox test_relay_intake test_relay_outbuf
 test_sandbox_SRCS	:= regress/unit/test_sandbox.c relay/sandbox.c \

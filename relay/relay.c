@@ -1,7 +1,8 @@
 /*
  * relay.c: opencode-pty-relay, the unprivileged half of the supervisor.
- * Exec'd as root by the root parent with the parent channel on fd 3 and
- * the listening client socket on fd 4; it prepares what its loop needs,
+ * Exec'd as root by the root parent with the parent channel on fd 3, the
+ * listening client socket on fd 4, its own journal stream on fd 2 and
+ * its numeric uid and gid on the command line; it prepares what its loop needs,
  * locks itself into an empty chroot as its own user under a seccomp
  * allowlist (sandbox.c), and from then on parses every untrusted client
  * frame and moves bytes between clients and unit streams.
@@ -28,8 +29,31 @@ struct relay	relay;
 static void __attribute__((noreturn))
 usage(void)
 {
-	log_warnx("usage: opencode-pty-relay [-v]");
+	log_warnx("usage: opencode-pty-relay [-v] -u uid -g gid");
 	exit(2);
+}
+
+/*
+ * A numeric id from the parent: decimal digits only, no sign, no
+ * leading zero, no root (0) and not (uid_t)-1, which the kernel reads as
+ * "unchanged".  The relay never resolves a name (no NSS in it).
+ */
+static unsigned int
+parse_id(const char *arg, const char *what)
+{
+	unsigned long long	 v = 0;
+	const char		*p;
+
+	if (arg[0] < '1' || arg[0] > '9' || strlen(arg) > 10)
+		fatalx("bad %s '%s'", what, arg);
+	for (p = arg; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			fatalx("bad %s '%s'", what, arg);
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (v >= 0xffffffffULL)
+		fatalx("bad %s '%s'", what, arg);
+	return (unsigned int)v;
 }
 
 static int
@@ -156,11 +180,23 @@ relay_listen_resume(void)
 int
 main(int argc, char *argv[])
 {
+	uid_t	uid = 0;
+	gid_t	gid = 0;
 	int	ch, verbose = 0;
 
 	log_init("relay", 0);
-	while ((ch = getopt(argc, argv, "v")) != -1) {
+	while ((ch = getopt(argc, argv, "g:u:v")) != -1) {
 		switch (ch) {
+		case 'g':
+			if (gid != 0)
+				usage();
+			gid = parse_id(optarg, "gid");
+			break;
+		case 'u':
+			if (uid != 0)
+				usage();
+			uid = parse_id(optarg, "uid");
+			break;
 		case 'v':
 			verbose = 1;
 			break;
@@ -168,7 +204,7 @@ main(int argc, char *argv[])
 			usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || uid == 0 || gid == 0)
 		usage();
 	log_init("relay", verbose);
 
@@ -179,7 +215,7 @@ main(int argc, char *argv[])
 	relay.base = make_base();
 	make_events();
 
-	relay_sandbox(OPTY_EMPTY_DIR, OPTY_RELAY_USER);
+	relay_sandbox(OPTY_EMPTY_DIR, uid, gid);
 	log_debug("sandboxed, serving");
 
 	if (event_add(relay.ev_chan, NULL) == -1 ||

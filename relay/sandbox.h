@@ -5,10 +5,12 @@
 #ifndef RELAY_SANDBOX_H
 #define RELAY_SANDBOX_H
 
+#include <sys/types.h>
+
 #include "proto/config.h"
 
 #define SANDBOX_NOFILE	(3 * OPTY_MAX_SESSIONS + 16)
 
-void	relay_sandbox(const char *root, const char *user);
+void	relay_sandbox(const char *root, uid_t uid, gid_t gid);
 
 #endif

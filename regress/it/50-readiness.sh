@@ -5,7 +5,9 @@
 # installed opencode-pty-verify-readiness directly against good and bad
 # markers and binaries; part 2 shows that a dummy opencode-v2.service
 # (User=byk) is skipped, not failed, by ExecCondition= until the marker is
-# valid, and then starts.  Everything it changes is restored on exit.
+# valid and the installed unit files, drop-in and sysusers.d entry are
+# the ones the verifier was built with, and then starts.  Everything it
+# changes is restored on exit.
 
 fails=0
 pass() { echo "PASS: $*"; }
@@ -22,10 +24,21 @@ UNITFILE=/etc/systemd/system/$UNIT
 DROPIN_NAME=10-opencode-pty-readiness.conf
 ETC_DROPIN=/etc/systemd/system/$UNIT.d/$DROPIN_NAME
 RUN_DROPIN=/run/systemd/system/$UNIT.d/$DROPIN_NAME
+# The configuration make install writes; the verifier embeds its digests.
+SUPUNIT=/etc/systemd/system/opencode-pty-supervisor.service
+SLICEUNIT=/etc/systemd/system/opencode-pty.slice
+SYSUSERS=/etc/sysusers.d/opencode-pty-relay.conf
+CONFS="$SUPUNIT $SLICEUNIT $ETC_DROPIN $SYSUSERS"
 
 for f in "$V" "$SUP" "$LAU" "$CLI"; do
 	if [ ! -x "$f" ]; then
 		echo "FAIL: $f is not installed (make all; make install)"
+		exit 1
+	fi
+done
+for f in $CONFS; do
+	if [ ! -f "$f" ]; then
+		echo "FAIL: $f is not installed (make install)"
 		exit 1
 	fi
 done
@@ -49,6 +62,11 @@ cleanup()
 		cp -p "$tmp/${b##*/}" "$b"
 	done
 	rm -f "$LX"/*.opty-real
+	for f in $CONFS; do
+		[ -e "$tmp/conf/${f##*/}" ] || continue
+		rm -f "$f"
+		cp -p "$tmp/conf/${f##*/}" "$f"
+	done
 	systemctl daemon-reload
 	rm -rf "$tmp"
 }
@@ -56,6 +74,12 @@ trap cleanup EXIT
 for b in "$SUP" "$LAU" "$CLI"; do
 	cp -p "$b" "$tmp/${b##*/}" || exit 1
 done
+mkdir "$tmp/conf" || exit 1
+for f in $CONFS; do
+	cp -p "$f" "$tmp/conf/${f##*/}" || exit 1
+done
+# conf_restore FILE: puts back the installed copy saved above.
+conf_restore() { cp -p "$tmp/conf/${1##*/}" "$1"; }
 install -d -o root -g root -m 0755 /etc/opencode || exit 1
 
 REV=$("$V" --print-revision) || { echo "FAIL: --print-revision"; exit 1; }
@@ -111,7 +135,7 @@ revision=opencode-v2-pilot:git:*\;pty-source:sha256:*)
 	else fail "--print-revision: malformed: $REV"; fi ;;
 *) fail "--print-revision: malformed: $REV" ;;
 esac
-if [ -d .git ] && command -v git >/dev/null; then
+if [ -e .git ] && command -v git >/dev/null; then
 	want="revision=opencode-v2-pilot:git:$(git rev-parse HEAD)"
 	want="$want;pty-source:sha256:$(sh build-aux/review-source-hash)"
 	if [ "$REV" = "$want" ]; then
@@ -199,6 +223,33 @@ verdict "symlinked client" 1 "$CLI: is a symbolic link"
 rm -f "$CLI"; mv "$CLI.opty-real" "$CLI"
 verdict "restored binaries" 0
 
+# The installed units, drop-in and sysusers.d entry are the copies the
+# verifier was built with ("restored" above is the positive control).
+CONFERR="differs from the copy this verifier was built with"
+sed 's/^NoNewPrivileges=yes$/NoNewPrivileges=no/' "$tmp/conf/${SUPUNIT##*/}" \
+    > "$SUPUNIT"
+if cmp -s "$SUPUNIT" "$tmp/conf/${SUPUNIT##*/}"; then
+	fail "the supervisor unit has no NoNewPrivileges=yes line to weaken"
+fi
+verdict "weakened supervisor unit" 1 "$SUPUNIT: $CONFERR"
+conf_restore "$SUPUNIT"
+echo '# one more line' >> "$SLICEUNIT"
+verdict "modified slice" 1 "$SLICEUNIT: $CONFERR"
+conf_restore "$SLICEUNIT"
+echo 'ExecCondition=' >> "$ETC_DROPIN"
+verdict "modified readiness drop-in" 1 "$ETC_DROPIN: $CONFERR"
+conf_restore "$ETC_DROPIN"
+echo 'g opencode-pty-relay 0' >> "$SYSUSERS"
+verdict "modified sysusers.d entry" 1 "$SYSUSERS: $CONFERR"
+conf_restore "$SYSUSERS"
+rm -f "$SUPUNIT"
+verdict "supervisor unit absent" 1 "$SUPUNIT: no such file"
+conf_restore "$SUPUNIT"
+chmod g+w "$SUPUNIT"
+verdict "group-writable supervisor unit" 1 "$SUPUNIT: writable by group"
+chmod 0644 "$SUPUNIT"
+verdict "restored configuration" 0
+
 echo "-- part 2: ExecCondition= of $UNIT in systemd"
 cat > "$UNITFILE" <<EOT
 [Unit]
@@ -274,6 +325,9 @@ skipped "marker mode 0664" "$M: mode is not exactly 0644"
 rm -f "$M"; ln -s "$tmp/target" "$M"
 skipped "symlinked marker" "$M: is a symbolic link"
 rm -f "$M"; put "$tmp/valid"
+echo '# one more line' >> "$SUPUNIT"
+skipped "modified supervisor unit" "$SUPUNIT: differs from the copy"
+conf_restore "$SUPUNIT"
 
 systemctl reset-failed "$UNIT" 2>/dev/null
 if systemctl start "$UNIT"; then

@@ -2,26 +2,39 @@
 # 60-forged-relay.sh: the real root parent against a FORGED relay.  The
 # forged relay (build/tools/opty-forgedrelay) is installed in place of
 # opencode-pty-relay, so the supervisor service execs it exactly as in
-# production; each scenario breaks the message table once.  The parent
+# production; each scenario breaks the message table once.  The real
+# supervisor executes only the relay it was built with, so the
+# supervisor installed meanwhile is the same code built with the forged
+# relay's digest (build/tools/opty-supervisor-forgedrelay).  The parent
 # must log the reason, stop every unit and exit non-zero, and nothing
 # else may happen.
 . "$REPO/regress/itlib.sh"
 
 RELAY=$LIBEXEC/opencode-pty-relay
+SUPBIN=$LIBEXEC/opencode-pty-supervisor
 SCEN=/run/opty-forged-relay.scenario
 cp -p "$RELAY" "$tmp/relay.real" || exit 1
-restore() { install -o root -g root -m 0755 "$tmp/relay.real" "$RELAY"; }
+cp -p "$SUPBIN" "$tmp/supervisor.real" || exit 1
+restore() {
+	install -o root -g root -m 0755 "$tmp/relay.real" "$RELAY"
+	install -o root -g root -m 0755 "$tmp/supervisor.real" "$SUPBIN"
+	marker_make
+}
 install -o root -g root -m 0755 "$TOOLS/opty-forgedrelay" "$RELAY"
+install -o root -g root -m 0755 "$TOOLS/opty-supervisor-forgedrelay" "$SUPBIN"
+# The readiness marker names the supervisor installed now.
+marker_make || { echo "FAIL: cannot write the readiness marker"; exit 1; }
 
 # scenario NAME REASON [needs-client]
 scenario() {
 	name=$1 reason=$2
 	rm -f "$SCEN" "$SCEN.done"
 	echo "$name" > "$SCEN"
-	# --since has second granularity: the last lines of the scenario
-	# before must fall in an earlier second than this one's start.
+	# --since has second granularity: the previous scenario's lines
+	# must fall before this second, and this one's after it.
 	sleep 1
 	since=$(date '+%Y-%m-%d %H:%M:%S')
+	sleep 1
 	# The forged relay waits for a real client once the parent runs.
 	systemctl start --no-block "$SUP"
 	if [ "${3:-}" = client ]; then

@@ -18,3 +18,33 @@ opty-escape_SRCS	:= regress/tools/opty-escape.c
 TOOLS			+= opty-oldkernel
 opty-oldkernel_SRCS	:= regress/tools/opty-oldkernel.c
 opty-oldkernel_LIBS	:= $(LIBSECCOMP)
+
+# opty-supervisor-forgedrelay: the supervisor's own sources, with the
+# SHA-256 of opty-forgedrelay embedded instead of the real relay's.
+# The real supervisor executes only the relay it was built with
+# (parent/relayproc.c), so regress/it/60-forged-relay.sh installs this
+# build beside the forged relay.  Same code, no test-only path: only the
+# generated digest header differs.
+FORGED_SUP	:= $(BUILD)/tools/opty-supervisor-forgedrelay
+FORGED_GEN	:= $(BUILD)/gen/forgedrelay/opty-relay-sha256.h
+FORGED_SUP_OBJS	= $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out \
+		    parent/relayproc.c,$(opencode-pty-supervisor_SRCS))) \
+		  $(BUILD)/obj-forgedrelay/parent/relayproc.o
+
+tools: $(FORGED_SUP)
+
+$(FORGED_GEN): $(BUILD)/tools/opty-forgedrelay
+	@mkdir -p $(@D)
+	@set -e; d=$$(sha256sum < $< | cut -c1-64); \
+	printf '#define OPTY_RELAY_SHA256 "%s"\n' "$$d" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(BUILD)/obj-forgedrelay/parent/relayproc.o: parent/relayproc.c $(FORGED_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(BUILD)/gen/forgedrelay -MMD -MP -c -o $@ \
+	    parent/relayproc.c
+
+$(FORGED_SUP): $(FORGED_SUP_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(opencode-pty-supervisor_LIBS)
+-include $(shell find $(BUILD)/obj-forgedrelay -name "*.d" 2>/dev/null)

@@ -568,8 +568,15 @@ static void
 setup(const char *relay_path)
 {
 	struct sockaddr_un	sun;
+	struct passwd		*pw;
+	char			uid[16], gid[16];
 	int			sp[2], lfd, null;
 
+	/* The relay's numeric ids, resolved here as the real parent does. */
+	if ((pw = getpwnam(OPTY_RELAY_USER)) == NULL)
+		die("no user " OPTY_RELAY_USER);
+	(void)snprintf(uid, sizeof(uid), "%u", (unsigned)pw->pw_uid);
+	(void)snprintf(gid, sizeof(gid), "%u", (unsigned)pw->pw_gid);
 	if (mkdir(OPTY_RUNDIR, 0755) == -1 && errno != EEXIST)
 		die("mkdir rundir");
 	if (mkdir(OPTY_EMPTY_DIR, 0555) == -1 && errno != EEXIST)
@@ -599,7 +606,8 @@ setup(const char *relay_path)
 		    dup2(sp[1], RELAY_FD_PARENT) == -1 ||
 		    dup2(lfd, RELAY_FD_LISTEN) == -1)
 			_exit(127);
-		execl(relay_path, "opencode-pty-relay", "-v", (char *)NULL);
+		execl(relay_path, "opencode-pty-relay", "-u", uid, "-g", gid,
+		    "-v", (char *)NULL);
 		_exit(127);
 	}
 	close(sp[1]);

@@ -1,0 +1,12 @@
+/*
+ * dircheck.h: the parent's directory check (parent/dircheck.c).
+ */
+#ifndef PARENT_DIRCHECK_H
+#define PARENT_DIRCHECK_H
+
+struct msg_start;
+
+/* 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
+int	start_dircheck(int dirfd, const struct msg_start *ms);
+
+#endif
