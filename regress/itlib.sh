@@ -61,6 +61,14 @@ sup_start() {
 	fi
 }
 
+# The journal's position now: `journalctl --after-cursor "$c"` then shows
+# exactly what came later (a --since time has second granularity, so the
+# last lines of the script before can fall in the same second).
+jcursor() {
+	journalctl -n 0 --show-cursor --no-pager 2>/dev/null |
+	    sed -n 's/^-- cursor: //p'
+}
+
 sup_stop() { systemctl stop "$SUP"; systemctl reset-failed "$SUP" 2>/dev/null; }
 
 # The strictly named session units that exist right now.

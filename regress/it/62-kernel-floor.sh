@@ -32,7 +32,7 @@ expect_exit 1 0 success "control: a session on this kernel"
 sup_stop
 
 wrap peerpidfd
-cursor=$(journalctl -u "$SUP" -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p')
+cursor=$(jcursor)
 sup_start || { echo "FAIL: wrapped supervisor did not start"; exit 1; }
 n0=$(started)
 client -- /bin/echo must-not-run
@@ -48,7 +48,7 @@ sup_stop
 unwrap
 
 wrap landlock
-cursor=$(journalctl -u "$SUP" -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p')
+cursor=$(jcursor)
 systemctl reset-failed "$SUP" 2>/dev/null
 if systemctl start "$SUP" 2>/dev/null; then
 	fail "no Landlock: the supervisor started"

@@ -12,15 +12,14 @@ busctl --system monitor --match \
     > "$tmp/mon" 2>&1 &
 mon=$!
 sleep 0.5
-since=$(date '+%Y-%m-%d %H:%M:%S')
-sleep 1
+cur=$(jcursor)
 client -- /bin/echo one
 client -- /bin/sh -c 'echo two; exit 3'
 client -F garbage -- /bin/sleep 30
 wait_no_units 20
 sleep 0.5
 kill $mon
-units=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager |
+units=$(journalctl -u "$SUP" --after-cursor "$cur" -o cat --no-pager |
     sed -n 's/.*unit \(opencode-pty-[0-9a-f]*\.service\) started.*/\1/p')
 check "three sessions were started ($(echo $units | wc -w))" \
     test "$(echo $units | wc -w)" = 3
@@ -59,15 +58,14 @@ plant "$extra" "$SUP" dbus.service
 plant "$foreign" dbus.service
 systemd-run --quiet --scope --unit="$scope" -p BindsTo="$SUP" /bin/sleep infinity &
 sleep 1
-since=$(date '+%Y-%m-%d %H:%M:%S')
-sleep 1
+cur=$(jcursor)
 touch /run/opty-gate
 n=0
 until systemctl is-active -q "$SUP"; do
 	[ $n -gt 100 ] && break; sleep 0.1; n=$((n + 1))
 done
 sleep 1
-log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager)
+log=$(journalctl -u "$SUP" --after-cursor "$cur" -o cat --no-pager)
 case "$log" in *"orphan sweep stopped 2 unit(s)"*) pass "the sweep stopped exactly 2 units" ;;
 *) fail "sweep count:"; echo "$log" | grep -i orphan ;; esac
 for u in "$o1" "$o2"; do
