@@ -36,6 +36,7 @@
 #include "dbusd/dbusd.h"
 #include "dbusd/props.h"
 #include "proto/config.h"
+#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define SD_DEST		"org.freedesktop.systemd1"
@@ -175,17 +176,22 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	struct props_in	 in;
 	sd_bus_message	*m = NULL;
 	sd_bus_error	 e = SD_BUS_ERROR_NULL;
-	int		 sv[2], dirfd, r;
+	int		 sv[2], dirfd, ds, r;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
 		fatal("socketpair");
 	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", dir);
+	/* The launcher takes its directory as the supervisor sends it. */
+	ds = dirsock_make(dirfd);
+	close(dirfd);
+	if ((dirfd = ds) == -1)
+		fatal("directory socket");
 	u->stream = sv[0];
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
 	in.stream_fd = sv[1];
-	in.dir_fd = dirfd;
+	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;
 	in.argv = (const char *const *)argv;
 	if ((r = props_start_message(bus, &in, &m)) < 0)

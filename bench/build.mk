@@ -8,7 +8,8 @@ TOOLS			+= opty-benchc opty-benchunit opty-benchexec \
 opty-benchc_SRCS	:= bench/benchc.c $(BENCH_COMMON_SRCS) \
 			   proto/frame.c proto/framerd.c proto/errtext.c
 opty-benchunit_SRCS	:= bench/benchunit.c $(BENCH_COMMON_SRCS) \
-			   dbusd/props.c dbusd/name.c proto/argcodec.c
+			   dbusd/props.c dbusd/name.c proto/argcodec.c \
+			   proto/dirsock.c proto/cmsgfd.c
 opty-benchunit_LIBS	 = $(LIBSYSTEMD)
 opty-benchexec_SRCS	:= bench/benchexec.c $(BENCH_COMMON_SRCS)
 opty-relaypath_SRCS	:= bench/relaypath.c $(BENCH_COMMON_SRCS) \

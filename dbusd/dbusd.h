@@ -37,7 +37,7 @@ struct unit_spec {
 	const char		*name;
 	uint32_t		 runtime_sec;	/* 0 = no limit */
 	int			 stream_fd;	/* stdin and stdout */
-	int			 dir_fd;	/* stderr: the launcher's cwd */
+	int			 dirsock_fd;	/* stderr: carries the cwd */
 	uint32_t		 argc;
 	const char *const	*argv;		/* NUL-terminated strings */
 };

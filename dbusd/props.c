@@ -219,7 +219,7 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	    (r = sd_bus_message_append(m, "(sv)",
 	    "StandardOutputFileDescriptor", "h", in->stream_fd)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardErrorFileDescriptor", "h", in->dir_fd)) < 0)
+	    "StandardErrorFileDescriptor", "h", in->dirsock_fd)) < 0)
 		return r;
 	/* Only where PID 1 knows it (systemd >= 257): else the call fails. */
 	if (in->private_pids && (r = sd_bus_message_append(m, "(sv)",
@@ -238,7 +238,7 @@ props_check(const struct props_in *in)
 
 	if (!unit_name_valid(in->name))
 		return -EINVAL;
-	if (in->stream_fd < 0 || in->dir_fd < 0)
+	if (in->stream_fd < 0 || in->dirsock_fd < 0)
 		return -EBADF;
 	if (in->argc == 0 || in->argc > START_MAX_ARGS || in->argv == NULL ||
 	    in->runtime_sec > START_MAX_RUNTIME)

@@ -36,7 +36,7 @@ struct props_in {
 	const char		*name;		/* must be unit_name_valid() */
 	uint32_t		 runtime_sec;	/* 0 = no RuntimeMaxUSec */
 	int			 stream_fd;
-	int			 dir_fd;
+	int			 dirsock_fd;
 	uint32_t		 argc;
 	const char *const	*argv;
 	int			 private_pids;	/* PID 1 knows PrivatePIDs= */

@@ -43,7 +43,7 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
 {
 	struct props_in	 in = {
 		.name = spec->name, .runtime_sec = spec->runtime_sec,
-		.stream_fd = spec->stream_fd, .dir_fd = spec->dir_fd,
+		.stream_fd = spec->stream_fd, .dirsock_fd = spec->dirsock_fd,
 		.argc = spec->argc, .argv = spec->argv,
 		.private_pids = d->pid1.private_pids,
 	};

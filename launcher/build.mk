@@ -10,7 +10,7 @@ PROGS			+= opencode-pty-launcher
 # Not pure: they act on the process (re-anchoring, Landlock), and the
 # unit test runs them in forked children.
 LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/landlock.c \
-			   proto/landlock.c
+			   proto/landlock.c proto/dirsock.c proto/cmsgfd.c
 
 opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
 			   launcher/stage2.c launcher/fail.c launcher/fds.c \

@@ -20,6 +20,7 @@
 #define LAUNCHER_SELF_FD	3
 #define LAUNCHER_SELF_EXE	"/proc/self/exe"
 #define LAUNCHER_SCRIPT		"/usr/bin/script"
+#define LAUNCHER_SCRIPT_SHELL	"SHELL=/bin/sh"
 #define LAUNCHER_INNER		"/bin/sh -i -c 'exec /proc/self/fd/3 --exec'"
 #define LAUNCHER_PATH		"/usr/local/bin:/usr/bin:/bin"
 #define LAUNCHER_LANG		"C.UTF-8"

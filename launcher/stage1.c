@@ -1,9 +1,10 @@
 /*
  * stage1.c: what systemd starts (session user, fresh unit).  fd 0/1 are
- * the stream, fd 2 is the approved directory, opened outside the unit.
- * Before anything else the directory is re-opened by its path inside
- * the unit and becomes the cwd, the foreign descriptor is replaced by
- * the stream, and the process enters its Landlock domain.  Every
+ * the stream, fd 2 a socket carrying the approved directory, opened
+ * outside the unit.  Before anything else the directory is taken from
+ * it, re-opened by its path inside the unit and made the cwd, the
+ * foreign descriptor is closed, fd 2 becomes the stream, and the
+ * process enters its Landlock domain.  Every
  * argument is then checked before anything else changes; the
  * environment is emptied but for the encoded argv, the running image is
  * bound to fd 3, and script(1) gets a PTY whose child re-executes that
@@ -18,27 +19,39 @@
 #include "launcher/landlock.h"
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
+#include "proto/dirsock.h"
 
 /*
- * The cwd becomes the directory as the unit's mount namespace sees it,
- * and fd 2, the only way back to the host's tree, is closed by dup2.
+ * The approved directory arrives as the one descriptor of a message on
+ * fd 2, a socket the root parent made (proto/dirsock.c).  The cwd then
+ * becomes that directory as the unit's mount namespace sees it, and the
+ * received descriptor, the only way back to the host's tree, is closed;
+ * fd 2 becomes the stream.
  */
 static void
 outer_reanchor(void)
 {
 	static struct reanchor	 ra;
 	static char		 reason[PATH_MAX + 128];
-	int			 fd;
+	int			 dirfd, fd, err;
 
-	if ((fd = reanchor(STDERR_FILENO, &ra)) == -1) {
+	if ((dirfd = dirsock_take(STDERR_FILENO, &err)) < 0) {
+		errno = err;
+		if (err != 0)
+			lx_fail(LX_CHDIR, "%s", dirsock_strerror(dirfd));
+		lx_failx(LX_CHDIR, "%s", dirsock_strerror(dirfd));
+	}
+	if ((fd = reanchor(dirfd, &ra)) == -1) {
 		if (ra.status == RA_E_NOTDIR)
-			lx_failx(LX_CHDIR, "fd 2 is not a directory");
+			lx_failx(LX_CHDIR, "the directory descriptor is not a "
+			    "directory");
 		reanchor_reason(&ra, reason, sizeof(reason));
 		lx_failx(LX_REANCHOR, "%s", reason);
 	}
 	if (fchdir(fd) == -1)
 		lx_fail(LX_CHDIR, "fchdir to the directory");
 	close(fd);
+	close(dirfd);
 	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
 		lx_fail(LX_FD, "dup2 stdout to stderr");
 	lx_setfd(STDERR_FILENO);
@@ -89,7 +102,7 @@ void
 stage_outer(int argc, char *argv[])
 {
 	struct argfault	 af;
-	char		*envp[2];
+	char		*envp[3];
 	char		*sargv[] = { "script", "-q", "-e", "-f", "-c",
 			    LAUNCHER_INNER, "/dev/null", NULL };
 
@@ -109,7 +122,13 @@ stage_outer(int argc, char *argv[])
 		    arg_strerror(af.status));
 	}
 	envp[0] = outer_envstr(argc - 1, argv + 1);
-	envp[1] = NULL;
+	/*
+	 * script(1) runs its -c string with $SHELL; without one, newer
+	 * util-linux (Debian sid) takes the user's login shell, which may
+	 * be nologin.  Stage 2 clears it with the rest.
+	 */
+	envp[1] = LAUNCHER_SCRIPT_SHELL;
+	envp[2] = NULL;
 
 	if (clearenv() != 0)
 		lx_failx(LX_ENV, "clearenv");

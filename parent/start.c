@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/dirsock.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/dircheck.h"
@@ -34,28 +35,37 @@ static int
 start_prepare(struct session *s, const struct start_args *a, int dirfd)
 {
 	struct unit_spec	 spec;
-	int			 sp[2], r;
+	int			 sp[2], ds, r;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		log_warn("socketpair");
+		return ERR_INTERNAL;
+	}
+	/* systemd 262 refuses a directory as a unit's stderr: a socket. */
+	if ((ds = dirsock_make(dirfd)) == -1) {
+		log_warn("directory socket");
+		close(sp[0]);
+		close(sp[1]);
 		return ERR_INTERNAL;
 	}
 	if (unit_name_new(s->unit) < 0) {
 		log_warn("unit name");
 		close(sp[0]);
 		close(sp[1]);
+		close(ds);
 		return ERR_INTERNAL;
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.name = s->unit;
 	spec.runtime_sec = a->fixed.runtime;
 	spec.stream_fd = sp[1];
-	spec.dir_fd = dirfd;
+	spec.dirsock_fd = ds;
 	spec.argc = a->fixed.argc;
 	spec.argv = a->argv;
 	r = dbusd_start_prepare(parent->bus, &spec, &s->start_call);
-	/* The message holds its own copies; the unit's end is not ours. */
+	/* The message holds its own copies; the unit's ends are not ours. */
 	close(sp[1]);
+	close(ds);
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->unit, strerror(-r));

@@ -2,5 +2,6 @@
 # never installed).  The harness itself is regress/harness.sh.
 
 TOOLS			+= opty-unitrun
-opty-unitrun_SRCS	:= regress/tools/opty-unitrun.c proto/log.c
+opty-unitrun_SRCS	:= regress/tools/opty-unitrun.c proto/log.c \
+			   proto/dirsock.c proto/cmsgfd.c
 opty-unitrun_LIBS	:= $(LIBSYSTEMD)

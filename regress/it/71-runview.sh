@@ -100,7 +100,10 @@ check "python3 printed its answer" grep -qx 'True True' "$tmp/out"
 
 # The session's /run: the allowlist and nothing else of the host's.
 client -- /bin/sh -c 'ls -A1 /run; echo --; ls -A1 /run/systemd; echo --; ls -A1 /run/systemd/journal'
-printf '%s\n' lock systemd -- incoming journal -- dev-log socket stdout \
+# /run/systemd/incoming is PID 1's own mount-propagation directory: up
+# to 257 it makes one in every namespace it sets up, 262 does not.
+if grep -qx incoming "$tmp/out"; then inc=incoming; else inc=; fi
+printf '%s\n' lock systemd -- $inc journal -- dev-log socket stdout \
     > "$tmp/run.want"
 check "the session's /run holds only the allowlist" \
     cmp -s "$tmp/out" "$tmp/run.want" || diff "$tmp/run.want" "$tmp/out"

@@ -29,6 +29,7 @@
 #include <event2/event.h>
 
 #include "dbusd/dbusd.h"
+#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define WAIT_SEC	30
@@ -196,12 +197,17 @@ cmd_start(struct probe *p, int argc, char **argv)
 	const char		*input, *rt;
 	char			*end;
 	unsigned long		 rts;
-	int			 sp[2], dir, r;
+	int			 sp[2], dir, ds, r;
 
 	if (argc < 2)
 		usage();
 	if ((dir = open(argv[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", argv[0]);
+	/* The launcher takes its directory as the supervisor sends it. */
+	ds = dirsock_make(dir);
+	close(dir);
+	if ((dir = ds) == -1)
+		fatal("directory socket");
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
 		fatal("socketpair");
 	if ((r = unit_name_new(name)) < 0)
@@ -209,7 +215,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	p->unit = name;
 	p->stream = sp[0];
 	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
-	    .stream_fd = sp[1], .dir_fd = dir, .argc = (uint32_t)(argc - 1),
+	    .stream_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
 	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {
 		errno = 0;

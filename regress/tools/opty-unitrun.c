@@ -5,9 +5,12 @@
  * the supervisor feeds the launcher), copies the stream to stdout, waits for
  * the main process to exit, stops the unit, drains the stream to EOF and
  * reports ExecMainCode/ExecMainStatus/Result on a last stderr line.
+ * -d gives the unit the directory itself as stderr; -D gives it a socket
+ * carrying the directory, made by the supervisor's own proto/dirsock.c,
+ * which is what the launcher takes.
  *
- * opty-unitrun [-u user] [-s slice] [-d dir] [-i input] [-t timeout_sec]
- *     [-p Name=value ...] -- ARGV...
+ * opty-unitrun [-u user] [-s slice] [-d dir | -D dir] [-i input]
+ *     [-t timeout_sec] [-p Name=value ...] -- ARGV...
  */
 #include <sys/types.h>
 #include <sys/random.h>
@@ -28,6 +31,8 @@
 
 #include <systemd/sd-bus.h>
 
+#include "proto/dirsock.h"
+
 #include "proto/log.h"
 
 #define SD_DEST		"org.freedesktop.systemd1"
@@ -43,6 +48,7 @@ struct opts {
 	const char	*user;
 	const char	*slice;
 	const char	*dir;
+	int		 dirsock;	/* -D: dir through proto/dirsock.c */
 	const char	*input;
 	unsigned long	 timeout;
 	const char	*props[MAX_PROPS];
@@ -67,8 +73,9 @@ static struct {
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: opty-unitrun [-u user] [-s slice] [-d dir] "
-	    "[-i input] [-t timeout_sec] [-p Name=value ...] -- ARGV...\n");
+	fprintf(stderr, "usage: opty-unitrun [-u user] [-s slice] "
+	    "[-d dir | -D dir] [-i input] [-t timeout_sec] "
+	    "[-p Name=value ...] -- ARGV...\n");
 	exit(2);
 }
 
@@ -81,7 +88,7 @@ parse_opts(int argc, char *argv[], struct opts *o)
 	o->user = "root";
 	o->slice = "system.slice";
 	o->timeout = 30;
-	while ((ch = getopt(argc, argv, "u:s:d:i:t:p:")) != -1) {
+	while ((ch = getopt(argc, argv, "u:s:d:D:i:t:p:")) != -1) {
 		switch (ch) {
 		case 'u':
 			o->user = optarg;
@@ -90,7 +97,9 @@ parse_opts(int argc, char *argv[], struct opts *o)
 			o->slice = optarg;
 			break;
 		case 'd':
+		case 'D':
 			o->dir = optarg;
+			o->dirsock = ch == 'D';
 			break;
 		case 'i':
 			o->input = optarg;
@@ -219,6 +228,17 @@ append_props(sd_bus_message *m, const struct opts *o, int fd, int errfd)
 	return sd_bus_message_close_container(m);
 }
 
+/* The directory replaced by a socket that carries it (-D). */
+static int
+dirsock_swap(int dirfd)
+{
+	int	ds;
+
+	ds = dirsock_make(dirfd);
+	close(dirfd);
+	return ds;
+}
+
 static void
 start_unit(const struct opts *o)
 {
@@ -231,6 +251,8 @@ start_unit(const struct opts *o)
 	if (o->dir != NULL &&
 	    (dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", o->dir);
+	if (o->dirsock && (dirfd = dirsock_swap(dirfd)) == -1)
+		fatal("directory socket");
 	/* Only our end: the unit's stdin must stay blocking. */
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
 		fatal("fcntl");

@@ -122,7 +122,7 @@ mkin(struct fixture *f, uint32_t runtime, int private_pids)
 {
 	struct props_in	in = {
 		.name = NAME, .runtime_sec = runtime,
-		.stream_fd = f->stream[0], .dir_fd = f->dir,
+		.stream_fd = f->stream[0], .dirsock_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
 		.private_pids = private_pids,
 	};
@@ -447,7 +447,7 @@ test_bad_input(void **state)
 	in.stream_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
 	in = mkin(f, 0, 0);
-	in.dir_fd = -1;
+	in.dirsock_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
 	in = mkin(f, 0, 0);
 	in.argc = 2;

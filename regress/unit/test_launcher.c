@@ -8,6 +8,7 @@
  * work in private directories under $TMPDIR or /tmp.
  */
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -32,6 +33,8 @@
 #include "launcher/landlock.h"
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
+#include "proto/cmsgfd.h"
+#include "proto/dirsock.h"
 
 static char	*many[START_MAX_ARGS + 2];
 
@@ -1065,6 +1068,134 @@ test_landlock_describe(void **state)
 	assert_string_equal(buf, "Lan");
 }
 
+/* --- the directory message on fd 2 (proto/dirsock.c) ------------------------ */
+
+/* Sends len bytes of data with nfd copies of fd on a new socket pair. */
+static int
+ds_send(const char *data, size_t len, int fd, int nfd)
+{
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(2 * sizeof(int))];
+	} cb;
+	struct msghdr	 mh;
+	struct cmsghdr	*cm;
+	struct iovec	 iov;
+	int		 sp[2], fds[2] = { fd, fd };
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sp), 0);
+	memset(&mh, 0, sizeof(mh));
+	iov.iov_base = (void *)(uintptr_t)data;
+	iov.iov_len = len;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (nfd > 0) {
+		memset(&cb, 0, sizeof(cb));
+		mh.msg_control = cb.buf;
+		mh.msg_controllen = CMSG_SPACE((size_t)nfd * sizeof(int));
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN((size_t)nfd * sizeof(int));
+		memcpy(CMSG_DATA(cm), fds, (size_t)nfd * sizeof(int));
+	}
+	if (len > 0 || nfd > 0)
+		assert_true(sendmsg(sp[0], &mh, 0) == (ssize_t)len);
+	close(sp[0]);
+	return sp[1];
+}
+
+static void
+ds_expect(int sock, int want)
+{
+	int	r, err;
+
+	r = dirsock_take(sock, &err);
+	if (want == DS_OK) {
+		struct stat	st;
+
+		assert_true(r >= 0);
+		assert_int_equal(fstat(r, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_true((fcntl(r, F_GETFD) & FD_CLOEXEC) != 0);
+		close(r);
+	} else
+		assert_int_equal(r, want);
+	close(sock);
+}
+
+static void
+test_dirsock_good(void **state)
+{
+	int	dir, ds;
+
+	(void)state;
+	dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dir >= 0);
+	/* The parent's own function, then the same message by hand. */
+	ds = dirsock_make(dir);
+	assert_true(ds >= 0);
+	ds_expect(ds, DS_OK);
+	ds_expect(ds_send("D", 1, dir, 1), DS_OK);
+	close(dir);
+}
+
+static void
+test_dirsock_refusals(void **state)
+{
+	int	dir, file, sock;
+
+	(void)state;
+	dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	file = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(dir >= 0 && file >= 0);
+	ds_expect(ds_send("D", 1, dir, 0), DS_E_NOFD);
+	ds_expect(ds_send("D", 1, dir, 2), DS_E_FDS);
+	ds_expect(ds_send("X", 1, dir, 1), DS_E_BYTE);
+	ds_expect(ds_send("DD", 2, dir, 1), DS_E_BYTE);
+	ds_expect(ds_send("D", 1, file, 1), DS_E_NOTDIR);
+	/* Nothing queued: refused at once, never waited for. */
+	ds_expect(ds_send("", 0, dir, 0), DS_E_RECV);
+	/* The directory itself where the socket should be. */
+	sock = dup(dir);
+	ds_expect(sock, DS_E_NOTSOCK);
+	close(dir);
+	close(file);
+}
+
+/* A socket pair made by anybody but root is not the parent's. */
+static void
+test_dirsock_peer_not_root(void **state)
+{
+	struct passwd	*pw;
+	pid_t		 pid;
+	int		 st, dir, sp[2];
+
+	(void)state;
+	if (geteuid() != 0) {
+		/* Our own pair then has a non-root peer already. */
+		dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		assert_true(dir >= 0);
+		ds_expect(ds_send("D", 1, dir, 1), DS_E_PEER);
+		close(dir);
+		return;
+	}
+	assert_non_null(pw = getpwnam("nobody"));
+	if ((pid = fork()) == 0) {
+		if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) == -1 ||
+		    socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
+			_exit(2);
+		dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dir == -1 || dirsock_take(sp[1], &st) != DS_E_PEER)
+			_exit(1);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int
 main(void)
 {
@@ -1119,6 +1250,9 @@ main(void)
 		cmocka_unit_test(test_landlock_control),
 		cmocka_unit_test(test_landlock_refuses_abi1),
 		cmocka_unit_test(test_landlock_describe),
+		cmocka_unit_test(test_dirsock_good),
+		cmocka_unit_test(test_dirsock_refusals),
+		cmocka_unit_test(test_dirsock_peer_not_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
