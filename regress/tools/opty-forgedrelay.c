@@ -164,7 +164,7 @@ scenario(const char *name)
 		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 0, &cl, sizeof(cl), &fd,
 		    1);
 	else if (strcmp(name, "sid-range") == 0)
-		raw_send(IMSG_AUTH_REQ, 0, OPTY_MAX_SESSIONS, NULL, 0, &fd, 1);
+		raw_send(IMSG_AUTH_REQ, 0, OPTY_MAX_SLOTS, NULL, 0, &fd, 1);
 	else if (strcmp(name, "wrong-state") == 0)
 		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 5, &cl, sizeof(cl), NULL,
 		    0);
