@@ -29,7 +29,7 @@ scenario() {
 		done
 		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 		systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec \
-		    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" \
+		    -p User=byk -p Group=byk -- "$NODESIM" \
 		    -d "$WORK" -w /nonexistent -- /bin/true
 	fi
 	n=0

@@ -18,7 +18,7 @@ other() {
 	rc=$?
 	grep '^opty-nodesim:' "$tmp/err" | tail -n 1 > "$tmp/last"
 }
-nodesim="$TOOLS/opty-nodesim -d $WORK"
+nodesim="$NODESIM -d $WORK"
 
 n0=$(started)
 # Gate 4: the client service is not running at all.
