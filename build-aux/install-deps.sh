@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
-libseccomp-dev libcmocka-dev systemd systemd-container dbus util-linux
+libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin util-linux
 bsdutils mandoc strace procps clang-14 libclang-rt-14-dev llvm-14
 clang clang-tidy clang-tools cppcheck valgrind"
 

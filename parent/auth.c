@@ -122,11 +122,12 @@ pidfd_info(int pidfd, uint64_t want, struct auth_pidfd_info *pi)
 }
 
 /*
- * A peer outside the client service's cgroup cannot be its MainPID:
- * refused without asking systemd, so such a peer costs PID 1 nothing
- * however often it connects.  systemd stays the authority: with no
- * such cgroup (the service is not running, or lives elsewhere) or no
- * cgroup id from the kernel, it is asked and its answer decides.
+ * A peer outside the client service's cgroup cannot be its MainPID, and
+ * a running client service has that cgroup: both are refused without
+ * asking systemd, so such a peer costs PID 1 nothing however often it
+ * connects.  What the kernel cannot tell (no cgroup id on this kernel,
+ * the cgroup file system unreadable) is left to systemd, whose answer
+ * decides in any case.
  */
 static int
 peer_cgroup(int pidfd)
@@ -134,7 +135,9 @@ peer_cgroup(int pidfd)
 	struct auth_pidfd_info	 pi;
 	struct stat		 st;
 
-	if (stat(AUTH_CGROUP_DIR, &st) == -1 || !S_ISDIR(st.st_mode))
+	if (stat(AUTH_CGROUP_DIR, &st) == -1)
+		return errno == ENOENT ? ERR_AUTH_STATE : 0;
+	if (!S_ISDIR(st.st_mode))
 		return 0;
 	if (pidfd_info(pidfd, AUTH_INFO_CGROUPID, &pi) == -1)
 		return 0;

@@ -4,7 +4,7 @@
  * of its descriptors with pidfd_getfd(2) and attach with ptrace(2).
  * One line per attempt on stdout, for regress/it/66-dumpable.sh:
  *
- *	opty-steal: getfd FD ok socket peer-uid=UID
+ *	opty-steal: getfd FD ok socket peer=PATH
  *	opty-steal: getfd FD ok other
  *	opty-steal: getfd FD errno=NAME
  *	opty-steal: ptrace ok | ptrace errno=NAME
@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -27,10 +28,10 @@
 static void
 steal_fd(int pidfd, int target)
 {
-	struct ucred	 cr;
-	struct stat	 st;
-	socklen_t	 len = sizeof(cr);
-	int		 fd;
+	struct sockaddr_un	 sun;
+	struct stat		 st;
+	socklen_t		 len = sizeof(sun);
+	int			 fd;
 
 	fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
 	if (fd == -1) {
@@ -40,10 +41,13 @@ steal_fd(int pidfd, int target)
 			    strerrorname_np(errno));
 		return;
 	}
+	memset(&sun, 0, sizeof(sun));
+	/* A client's connection names the listener's path as its peer. */
 	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0)
-		printf("opty-steal: getfd %d ok socket peer-uid=%u\n", target,
-		    (unsigned)cr.uid);
+	    getpeername(fd, (struct sockaddr *)&sun, &len) == 0)
+		printf("opty-steal: getfd %d ok socket peer=%.*s\n", target,
+		    (int)sizeof(sun.sun_path), sun.sun_path[0] != '\0' ?
+		    sun.sun_path : "-");
 	else
 		printf("opty-steal: getfd %d ok other\n", target);
 	close(fd);
