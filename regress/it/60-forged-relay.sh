@@ -18,8 +18,12 @@ scenario() {
 	name=$1 reason=$2
 	rm -f "$SCEN" "$SCEN.done"
 	echo "$name" > "$SCEN"
+	# Journal timestamps have second granularity here: the window
+	# starts a second after the last scenario's lines, and ours come a
+	# second after it starts.
+	sleep 1
 	since=$(date '+%Y-%m-%d %H:%M:%S')
-	sleep 1	# journal timestamps have second granularity here
+	sleep 1
 	# The forged relay waits for a real client once the parent runs.
 	systemctl start --no-block "$SUP"
 	if [ "${3:-}" = client ]; then
@@ -67,6 +71,9 @@ scenario wrong-state "not allowed in this state (type CLOSE_REQ, session 5, stat
 scenario wrong-direction "message type sent in wrong direction"
 scenario second-start "not allowed in this state (type START_REQ, session 2, state STARTING)" client
 scenario unterminated "malformed START_REQ (session 7)" client
+# Not a violation by itself: the parent holds the relay to 16 sessions
+# (ERR_BUSY = 3); the scenario then ends with a CLOSE_REQ on a FREE slot.
+scenario session-cap "session-cap: 16 admitted, the next denied with code 3" client
 
 restore
 rm -f "$SCEN" "$SCEN.done"
