@@ -47,11 +47,10 @@
 struct auth_pidfd_info {
 	uint64_t	mask;
 	uint64_t	cgroupid;
-	uint32_t	pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
-	uint32_t	fsuid, fsgid;
-	int32_t		exit_code;
-	uint32_t	coredump_mask;
-	uint32_t	spare;
+	/* pid, tgid, ppid, the 8 ids and exit_code: the kernel's layout. */
+	/* cppcheck-suppress unusedStructMember */
+	uint32_t	unread[12];
+	uint32_t	coredump[2];	/* the mask, then padding */
 };
 #define AUTH_PIDFD_GET_INFO	_IOWR(0xFF, 11, struct auth_pidfd_info)
 #define AUTH_INFO_CGROUPID	(1ULL << 2)
@@ -173,21 +172,20 @@ static int
 auth_dumpable(const struct session *s, const char *when)
 {
 	struct auth_pidfd_info	 pi;
-	int			 scope;
 
 	if (pidfd_info(s->pidfd, AUTH_INFO_COREDUMP, &pi) == -1) {
 		if (errno == ESRCH)
 			return ERR_AUTH_CHANGED;
 		log_warn("session %u: dumpability of pid %ld (needs Linux "
 		    ">= 6.16)", s->sid, (long)s->auth_pid);
-		pi.coredump_mask = AUTH_COREDUMP_USER;
+		pi.coredump[0] = AUTH_COREDUMP_USER;
 	}
-	if ((pi.coredump_mask & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
-	    !(pi.coredump_mask & AUTH_COREDUMP_USER))
+	if ((pi.coredump[0] & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
+	    !(pi.coredump[0] & AUTH_COREDUMP_USER))
 		return 0;
-	if (!(pi.coredump_mask & AUTH_COREDUMP_USER))
+	if (!(pi.coredump[0] & AUTH_COREDUMP_USER))
 		return ERR_AUTH_CHANGED;	/* no memory map: exiting */
-	if ((scope = yama_scope()) >= 1)
+	if (yama_scope() >= 1)
 		return 0;
 	if (parent->allow_dumpable) {
 		log_warnx("session %u: %s of DUMPABLE client pid %ld: any %s "

@@ -110,6 +110,21 @@ flood_worker(struct tally *t, double end, unsigned long count)
 	_exit(0);
 }
 
+static long
+num(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0) {
+		fprintf(stderr, "opty-flood: bad number %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -122,9 +137,13 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: opty-flood SECONDS COUNT WORKERS\n");
 		return 2;
 	}
-	end = now() + atof(argv[1]);
-	count = strtoul(argv[2], NULL, 10);
-	workers = atoi(argv[3]);
+	end = now() + (double)num(argv[1]);
+	count = (unsigned long)num(argv[2]);
+	workers = (int)num(argv[3]);
+	if (workers < 1 || workers > 64) {
+		fprintf(stderr, "opty-flood: 1 to 64 workers\n");
+		return 2;
+	}
 	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED) {

@@ -65,6 +65,21 @@ steal_ptrace(pid_t pid)
 	printf("opty-steal: ptrace ok\n");
 }
 
+static long
+num(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 1 << 22) {
+		fprintf(stderr, "opty-steal: bad number %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -75,9 +90,9 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: opty-steal PID [MAXFD]\n");
 		return 2;
 	}
-	pid = (pid_t)atoi(argv[1]);
+	pid = (pid_t)num(argv[1]);
 	if (argc == 3)
-		maxfd = atoi(argv[2]);
+		maxfd = (int)num(argv[2]);
 	if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1) {
 		printf("opty-steal: pidfd_open errno=%s\n",
 		    strerrorname_np(errno));
