@@ -5,9 +5,10 @@
 set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
-libseccomp-dev libcmocka-dev systemd systemd-container dbus util-linux
-bsdutils mandoc strace procps dbus-user-session debootstrap clang-14
-libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck valgrind"
+libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
+util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
+clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
+valgrind"
 
 missing=""
 for p in $PKGS; do

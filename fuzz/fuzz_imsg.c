@@ -178,7 +178,7 @@ expected(const uint8_t *p, size_t len, int nfds, int withcreds)
 		return IMSG_E_FD_UNEXPECTED;
 	if (w->fd && nfds == 0)
 		return IMSG_E_FD_MISSING;
-	if (h.sid >= OPTY_MAX_SESSIONS)
+	if (h.sid >= OPTY_MAX_SLOTS)
 		return IMSG_E_SID;
 	return 1;
 }
@@ -265,7 +265,7 @@ check_accepted(const uint8_t *p, size_t len, int nfds, int kind)
 	PROP((w = doc_lookup(msg.hdr.type)) != NULL);
 	PROP(w->dir == TO_PARENT);
 	PROP(msg.hdr.len >= w->minlen && msg.hdr.len <= w->maxlen);
-	PROP(msg.hdr.sid < OPTY_MAX_SESSIONS);
+	PROP(msg.hdr.sid < OPTY_MAX_SLOTS);
 	PROP(len == IMSG_HDR_LEN + (size_t)msg.hdr.len);
 	PROP(memcmp(&msg.hdr, p, IMSG_HDR_LEN) == 0);
 	PROP(msg.hdr.len == 0 ||

@@ -1,9 +1,12 @@
 /*
  * admit.c: IMSG_AUTH_REQ and IMSG_CLOSE_REQ, the ends of a session's
- * life (root parent).  The connection descriptor is kept, never read,
- * so the client can be authenticated again when it asks to start.
+ * life (root parent).  The connection descriptor is only looked at for
+ * the peer's credentials and pidfd, and closed at once; the pidfd is
+ * kept so the client can be authenticated again when it asks to start.
  * The relay waits for the answer to AUTH_REQ (it may send nothing else
  * for the session meanwhile); a CLOSE_REQ may cross any later answer.
+ * A slot in AUTH is not a session: OPTY_MAX_SESSIONS counts the slots
+ * past admission, and the parent holds the relay to that cap.
  */
 #include <string.h>
 #include <unistd.h>
@@ -15,10 +18,24 @@
 void
 session_auth_req(struct session *s, struct imsg *m)
 {
-	s->conn_fd = m->fd;
+	int	 conn = m->fd;
+
 	m->fd = -1;
 	s->state = SS_AUTH;
-	auth_begin(s);
+	auth_begin(s, conn);
+}
+
+/* Slots past admission: each may hold a unit. */
+int
+session_live_count(void)
+{
+	int	 i, n = 0;
+
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (parent->sessions[i].state != SS_FREE &&
+		    parent->sessions[i].state != SS_AUTH)
+			n++;
+	return n;
 }
 
 /* The end of an authentication: admission, or the start's re-check. */
@@ -30,6 +47,12 @@ session_authed(struct session *s, int code)
 	if (s->state == SS_STARTING) {
 		start_authed(s, code);
 		return;
+	}
+	/* The relay's own cap is not trusted: a full table refuses here. */
+	if (code == 0 && session_live_count() >= OPTY_MAX_SESSIONS) {
+		log_info("session %u: client pid %ld refused: %d sessions live",
+		    s->sid, (long)s->auth_pid, OPTY_MAX_SESSIONS);
+		code = ERR_BUSY;
 	}
 	if (code != 0) {
 		memset(&deny, 0, sizeof(deny));

@@ -1,22 +1,31 @@
 /*
  * auth.c: authenticates a client connection from kernel facts (root
  * parent).  The peer's credentials and pidfd come from the socket the
- * relay handed over (the parent reads no byte from it); the expected
- * identity comes from systemd.  Admission is one read followed by a
- * liveness check of the peer; the start is one more read, made after the
- * start request arrived, followed by another liveness check.  So no unit
- * is asked for before systemd was read, the peer found alive and systemd
- * read again, as the seed's authenticate() does.  The reads do not block
- * the parent: other sessions are served while systemd answers.
+ * relay handed over (the parent reads no byte from it and closes it as
+ * soon as they are taken); the expected identity comes from systemd.
+ * Admission is one read followed by the dumpability and liveness checks
+ * of the peer; the start is one more read, made after the start request
+ * arrived, followed by the same checks.  So no unit is asked for before
+ * systemd was read, the peer found alive and systemd read again, as the
+ * seed's authenticate() does.  The reads do not block the parent: other
+ * sessions are served while systemd answers.
+ *
+ * systemd is asked only about peers that kernel facts leave possible:
+ * the session user's uid, and the client service's cgroup when it
+ * exists; and at most OPTY_AUTH_INFLIGHT admission reads are in flight,
+ * the others wait their turn in arrival order.  A flood of connections
+ * thus costs PID 1 nothing from outside the client service, and a
+ * bounded queue from inside it.
  */
 #include <sys/types.h>
-#include <sys/pidfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +37,29 @@
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD	77
 #endif
+
+/*
+ * PIDFD_GET_INFO (Linux 6.13; the coredump mask 6.16), not in the
+ * headers of the build host: struct pidfd_info up to its coredump
+ * mask.  The kernel copies what both sides know and says in .mask what
+ * it filled in.
+ */
+struct auth_pidfd_info {
+	uint64_t	mask;
+	uint64_t	cgroupid;
+	/* pid, tgid, ppid, the 8 ids and exit_code: the kernel's layout. */
+	/* cppcheck-suppress unusedStructMember */
+	uint32_t	unread[12];
+	uint32_t	coredump[2];	/* the mask, then padding */
+};
+#define AUTH_PIDFD_GET_INFO	_IOWR(0xFF, 11, struct auth_pidfd_info)
+#define AUTH_INFO_CGROUPID	(1ULL << 2)
+#define AUTH_INFO_COREDUMP	(1ULL << 4)
+#define AUTH_COREDUMP_SKIP	(1U << 1)	/* SUID_DUMP_DISABLE */
+#define AUTH_COREDUMP_USER	(1U << 2)	/* SUID_DUMP_USER: attachable */
+#define AUTH_COREDUMP_ROOT	(1U << 3)	/* SUID_DUMP_ROOT */
+
+#define AUTH_CGROUP_DIR		"/sys/fs/cgroup" OPTY_CLIENT_CGROUP
 
 static int
 ident_check(const struct client_ident *id, pid_t pid)
@@ -70,6 +102,107 @@ peer_facts(int conn, struct ucred *cr, int *pidfdp)
 	return 0;
 }
 
+/*
+ * The kernel's facts about the process behind the pidfd: they belong to
+ * that process or to none (ESRCH once it is gone), whatever pid it had.
+ */
+static int
+pidfd_info(int pidfd, uint64_t want, struct auth_pidfd_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->mask = want;
+	if (ioctl(pidfd, AUTH_PIDFD_GET_INFO, pi) == -1)
+		return -1;
+	if ((pi->mask & want) != want) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A peer outside the client service's cgroup cannot be its MainPID, and
+ * a running client service has that cgroup: both are refused without
+ * asking systemd, so such a peer costs PID 1 nothing however often it
+ * connects.  What the kernel cannot tell (no cgroup id on this kernel,
+ * the cgroup file system unreadable) is left to systemd, whose answer
+ * decides in any case.
+ */
+static int
+peer_cgroup(int pidfd)
+{
+	struct auth_pidfd_info	 pi;
+	struct stat		 st;
+
+	if (stat(AUTH_CGROUP_DIR, &st) == -1)
+		return errno == ENOENT ? ERR_AUTH_STATE : 0;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (pidfd_info(pidfd, AUTH_INFO_CGROUPID, &pi) == -1)
+		return 0;
+	/* A cgroup2 directory's inode number is the cgroup's id. */
+	return pi.cgroupid == (uint64_t)st.st_ino ? 0 : ERR_AUTH_PID;
+}
+
+/* Yama's ptrace_scope, 0 when Yama is absent or unreadable. */
+static int
+yama_scope(void)
+{
+	char	 buf[8];
+	ssize_t	 n;
+	int	 fd;
+
+	if ((fd = open(OPTY_YAMA_SCOPE_PATH, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 1 || buf[0] < '0' || buf[0] > '3')
+		return 0;
+	return buf[0] - '0';
+}
+
+/*
+ * The client's MainPID must not be attachable by an unrelated process
+ * of the same uid (pidfd_getfd of its socket, ptrace): it is
+ * non-dumpable, or Yama restricts ptrace to descendants.  The operator
+ * may relax this in the unit (docs/UNITS.md); each relaxed admission
+ * says so.
+ */
+static int
+auth_dumpable(const struct session *s, const char *when)
+{
+	struct auth_pidfd_info	 pi;
+
+	if (pidfd_info(s->pidfd, AUTH_INFO_COREDUMP, &pi) == -1) {
+		if (errno == ESRCH)
+			return ERR_AUTH_CHANGED;
+		log_warn("session %u: dumpability of pid %ld (needs Linux "
+		    ">= 6.16)", s->sid, (long)s->auth_pid);
+		pi.coredump[0] = AUTH_COREDUMP_USER;
+	}
+	if ((pi.coredump[0] & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
+	    !(pi.coredump[0] & AUTH_COREDUMP_USER))
+		return 0;
+	if (!(pi.coredump[0] & AUTH_COREDUMP_USER))
+		return ERR_AUTH_CHANGED;	/* no memory map: exiting */
+	if (yama_scope() >= 1)
+		return 0;
+	if (parent->allow_dumpable) {
+		log_warnx("session %u: %s of DUMPABLE client pid %ld: any %s "
+		    "process can take its socket or ptrace it; allowed only "
+		    "because %s=1 is set", s->sid, when, (long)s->auth_pid,
+		    OPTY_USER, OPTY_ALLOW_DUMPABLE_ENV);
+		return 0;
+	}
+	log_warnx("session %u: client pid %ld refused: it is dumpable, so "
+	    "any %s process can take its socket (pidfd_getfd) or ptrace it; "
+	    "install the Node service's binary root-owned and not readable "
+	    "by %s (mode 0711 or 0111) so that it runs non-dumpable, or set "
+	    "kernel.yama.ptrace_scope >= 1", s->sid, (long)s->auth_pid,
+	    OPTY_USER, OPTY_USER);
+	return ERR_AUTH_DUMPABLE;
+}
+
 /* Which identity read is in flight. */
 enum {
 	AUTH_ADMIT = 1,		/* admission: must fit the peer */
@@ -77,11 +210,47 @@ enum {
 };
 
 static void	auth_read_done(struct dbusd_req *, void *);
+static void	auth_read(struct session *, int);
+
+/* The admission that waited longest, if one waits and a read is free. */
+static void
+auth_next(void)
+{
+	struct session	*s, *next = NULL;
+	int		 i;
+
+	if (parent->auth_inflight >= OPTY_AUTH_INFLIGHT)
+		return;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &parent->sessions[i];
+		if (s->auth_waiting != 0 && (next == NULL ||
+		    s->auth_waiting < next->auth_waiting))
+			next = s;
+	}
+	if (next == NULL)
+		return;
+	next->auth_waiting = 0;
+	next->auth_counted = 1;
+	parent->auth_inflight++;
+	auth_read(next, AUTH_ADMIT);
+}
+
+/* The session leaves the admission queue or gives its read back. */
+void
+auth_drop(struct session *s)
+{
+	s->auth_waiting = 0;
+	if (s->auth_counted) {
+		s->auth_counted = 0;
+		parent->auth_inflight--;
+	}
+}
 
 static void
 auth_finish(struct session *s, int code)
 {
 	s->auth_round = 0;
+	auth_drop(s);
 	if (code != 0) {
 		log_info("session %u: peer pid %ld refused: %s", s->sid,
 		    (long)s->auth_pid, frame_error_text(code));
@@ -90,6 +259,7 @@ auth_finish(struct session *s, int code)
 		s->pidfd = -1;
 	}
 	session_authed(s, code);
+	auth_next();
 }
 
 static void
@@ -116,23 +286,32 @@ auth_read_code(int r)
 
 /*
  * The peer is alive after systemd named its pid: the pid was not reused
- * in between, so systemd named this very process.
+ * in between, so systemd named this very process.  A pidfd polls
+ * readable once its process has exited; asking needs no privilege.
  */
 static int
 auth_alive(const struct session *s)
 {
-	struct pollfd	pfd;
+	struct pollfd	 pfd;
+	int		 r;
 
-	/* A pidfd polls readable once its process has exited; no signal. */
 	pfd.fd = s->pidfd;
 	pfd.events = POLLIN;
 	pfd.revents = 0;
-	return poll(&pfd, 1, 0) != 0 ? ERR_AUTH_CHANGED : 0;
+	do {
+		r = poll(&pfd, 1, 0);
+	} while (r == -1 && errno == EINTR);
+	if (r == -1) {
+		log_warn("poll pidfd");
+		return ERR_INTERNAL;
+	}
+	return r == 0 ? 0 : ERR_AUTH_CHANGED;
 }
 
 /*
- * Each read is followed by the liveness check: the process systemd named
- * is the peer.  At start the read also shows the admitted process still
+ * Each read is followed by the dumpability check and then the liveness
+ * check: the process systemd named, and whose dumpability was read, is
+ * the peer.  At start the read also shows the admitted process still
  * the main process of the admitted invocation: nothing changed since the
  * admission's read.
  */
@@ -151,39 +330,47 @@ auth_read_done(struct dbusd_req *req, void *arg)
 		code = auth_read_code(r);
 	else if (s->auth_round == AUTH_ADMIT) {
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
+		    (code = auth_dumpable(s, "admission")) == 0 &&
 		    (code = auth_alive(s)) == 0)
 			s->auth_id = id;
 	} else if ((code = ident_check(&id, s->client_pid)) == 0) {
 		if (memcmp(id.invocation, s->invocation, 16) != 0)
 			code = ERR_AUTH_CHANGED;
-		else
+		else if ((code = auth_dumpable(s, "start")) == 0)
 			code = auth_alive(s);
 	}
 	auth_finish(s, code);
 }
 
 /*
- * Starts admitting the session's connection; session_authed() gets the
- * result, from here for a refusal on kernel facts, otherwise once
- * systemd has answered.  The peer's pidfd is kept for the start.
+ * Starts admitting the connection; session_authed() gets the result,
+ * from here for a refusal on kernel facts, otherwise once systemd has
+ * answered.  The connection is closed once its facts are taken: the
+ * relay's copy is the only one, so the client sees its end as soon as
+ * the relay closes it.  The peer's pidfd is kept for the start.
  */
 void
-auth_begin(struct session *s)
+auth_begin(struct session *s, int conn)
 {
 	struct ucred	 cr;
 	int		 code;
 
 	s->auth_pid = 0;
-	if ((code = peer_facts(s->conn_fd, &cr, &s->pidfd)) != 0) {
+	code = peer_facts(conn, &cr, &s->pidfd);
+	close(conn);
+	if (code != 0) {
 		auth_finish(s, code);
 		return;
 	}
 	s->auth_pid = cr.pid;
-	if (cr.uid != parent->user_uid) {
-		auth_finish(s, ERR_AUTH_PID);
+	/* Another uid is refused before anything else is asked. */
+	if (cr.uid != parent->user_uid ||
+	    (code = peer_cgroup(s->pidfd)) != 0) {
+		auth_finish(s, code != 0 ? code : ERR_AUTH_PID);
 		return;
 	}
-	auth_read(s, AUTH_ADMIT);
+	s->auth_waiting = ++parent->auth_seq;
+	auth_next();
 }
 
 /* The start's check of the admitted client; session_authed() follows. */

@@ -47,6 +47,27 @@ user_lookup(void)
 	parent->user_gid = pw->pw_gid;
 }
 
+/*
+ * The operator's relaxation of the non-dumpable rule, read once: set in
+ * the unit, not by anybody who can reach the socket.  Anything but 0
+ * or 1 is a typo and stops the start.
+ */
+static void
+allow_dumpable_read(void)
+{
+	const char	*v;
+
+	if ((v = getenv(OPTY_ALLOW_DUMPABLE_ENV)) == NULL ||
+	    strcmp(v, "0") == 0)
+		return;
+	if (strcmp(v, "1") != 0)
+		fatalx("%s=%s: must be 0 or 1", OPTY_ALLOW_DUMPABLE_ENV, v);
+	parent->allow_dumpable = 1;
+	log_warnx("%s=1: a DUMPABLE client, which any %s process can take "
+	    "the socket of or ptrace, will be admitted (docs/UNITS.md)",
+	    OPTY_ALLOW_DUMPABLE_ENV, OPTY_USER);
+}
+
 static void
 relay_start(int verbose)
 {
@@ -92,7 +113,7 @@ bus_start(void)
 	if ((r = dbusd_open(parent->base, session_hint, NULL,
 	    &parent->bus)) < 0)
 		fatalx("system bus: %s", strerror(-r));
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		session_init(&parent->sessions[i], i);
 	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
 		fatalx("orphan sweep: %s", strerror(-r));
@@ -120,6 +141,7 @@ main(int argc, char *argv[])
 	parent->relay_fd = -1;
 	features_check();
 	user_lookup();
+	allow_dumpable_read();
 	parent_make_rundir();
 	relay_start(verbose);
 	parent_drop_privileges();

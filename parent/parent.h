@@ -30,7 +30,6 @@ struct event_base;
 struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
-	int			 conn_fd;	/* client connection, never read */
 	int			 relay_end;	/* stream end for the relay */
 	pid_t			 client_pid;
 	uint8_t			 invocation[16];	/* client's, at admission */
@@ -49,6 +48,8 @@ struct session {
 	int			 recheck;	/* state wanted again meanwhile */
 	int			 pidfd;		/* the admitted peer's */
 	int			 auth_round;	/* which identity read is in flight */
+	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
+	int			 auth_counted;	/* holds an admission read */
 	pid_t			 auth_pid;	/* the peer being authenticated */
 	struct client_ident	 auth_id;	/* its admission read */
 	uint32_t		 runtime;
@@ -66,8 +67,11 @@ struct parent {
 	int			 relay_fd;	/* SEQPACKET channel */
 	pid_t			 relay_pid;
 	struct event		*relay_ev;
-	struct session		 sessions[OPTY_MAX_SESSIONS];
+	struct session		 sessions[OPTY_MAX_SLOTS];
 	int			 stopping;	/* shutting down */
+	int			 auth_inflight;	/* admission reads, all uid user_uid */
+	uint64_t		 auth_seq;	/* admission arrival order */
+	int			 allow_dumpable; /* OPTY_ALLOW_DUMPABLE_ENV=1 */
 	uid_t			 user_uid;	/* OPTY_USER */
 	gid_t			 user_gid;
 };
@@ -88,8 +92,9 @@ void	parent_dispatch_relay(int, short, void *);
 void	parent_send(struct session *, uint32_t, int, const void *, size_t);
 
 /* auth.c */
-void	auth_begin(struct session *);
+void	auth_begin(struct session *, int);
 void	auth_revalidate(struct session *);
+void	auth_drop(struct session *);
 
 /* admit.c, start.c, watch.c */
 void	session_auth_req(struct session *, struct imsg *);
@@ -105,6 +110,7 @@ void	session_reset(struct session *);
 void	session_init(struct session *, uint32_t);
 void	session_stop(struct session *);
 void	session_closed(struct session *);
+int	session_live_count(void);
 
 /* shutdown.c */
 void	parent_stop_all(void);

@@ -25,7 +25,7 @@ stop_all_pending(void)
 	struct unit_state	 st;
 	int			 i, left = 0;
 
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		if (!s->unit_made)
 			continue;
@@ -51,7 +51,7 @@ parent_stop_all(void)
 
 	if (parent->bus == NULL)
 		return;
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		if (parent->sessions[i].unit_made)
 			session_stop(&parent->sessions[i]);
 	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;

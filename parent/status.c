@@ -26,21 +26,22 @@ static void
 status_send(int fd, short ev, void *arg)
 {
 	char		 line[sizeof(status_sent)];
-	unsigned	 live = 0, depth = 0, bound = 0;
+	unsigned	 live, authing = 0, depth = 0, bound = 0;
 	uint64_t	 dropped = 0;
 	int		 i;
 
 	(void)fd;
 	(void)ev;
 	(void)arg;
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
-		if (parent->sessions[i].state != SS_FREE)
-			live++;
+	live = (unsigned)session_live_count();
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (parent->sessions[i].state == SS_AUTH)
+			authing++;
 	if (parent->bus != NULL)
 		dbusd_hint_stats(parent->bus, &depth, &bound, &dropped);
 	snprintf(line, sizeof(line),
-	    "STATUS=%u/%d sessions; hint queue %u/%u, %llu dropped",
-	    live, OPTY_MAX_SESSIONS, depth, bound,
+	    "STATUS=%u/%d sessions, %u authenticating; hint queue %u/%u, "
+	    "%llu dropped", live, OPTY_MAX_SESSIONS, authing, depth, bound,
 	    (unsigned long long)dropped);
 	if (strcmp(line, status_sent) == 0)
 		return;

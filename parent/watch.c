@@ -250,7 +250,7 @@ session_hint(const struct hint *h, void *arg)
 	int		 i;
 
 	(void)arg;
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
@@ -271,7 +271,6 @@ session_clear(struct session *s, uint32_t sid, struct event *timer)
 {
 	memset(s, 0, sizeof(*s));
 	s->sid = sid;
-	s->conn_fd = -1;
 	s->relay_end = -1;
 	s->pidfd = -1;
 	s->timer = timer;
@@ -290,8 +289,7 @@ session_init(struct session *s, uint32_t sid)
 void
 session_reset(struct session *s)
 {
-	if (s->conn_fd != -1)
-		close(s->conn_fd);
+	auth_drop(s);
 	if (s->relay_end != -1)
 		close(s->relay_end);
 	if (s->pidfd != -1)

@@ -28,7 +28,18 @@
 #define OPTY_UNIT_PREFIX	"opencode-pty-"
 #define OPTY_UNIT_SUFFIX	".service"
 
-#define OPTY_MAX_SESSIONS	16
+#define OPTY_MAX_SESSIONS	16	/* admitted sessions: units */
+/*
+ * Connections waiting for authentication have slots of their own, so a
+ * flood of peers that will be refused never takes a session's slot.
+ */
+#define OPTY_MAX_AUTH		16
+#define OPTY_MAX_SLOTS		(OPTY_MAX_SESSIONS + OPTY_MAX_AUTH)
+/* systemd reads in flight for the one uid that may be authenticated. */
+#define OPTY_AUTH_INFLIGHT	2
+/* The operator's relaxation of the non-dumpable rule (docs/UNITS.md). */
+#define OPTY_ALLOW_DUMPABLE_ENV	"OPENCODE_PTY_ALLOW_DUMPABLE_CLIENT"
+#define OPTY_YAMA_SCOPE_PATH	"/proc/sys/kernel/yama/ptrace_scope"
 #define OPTY_STOP_TIMEOUT_USEC	(15ULL * 1000000)
 
 /* Descriptors the relay finds at exec. */

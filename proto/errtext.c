@@ -41,6 +41,8 @@ frame_error_text(uint16_t code)
 		return "internal supervisor error";
 	case ERR_SHUTDOWN:
 		return "supervisor shutting down";
+	case ERR_AUTH_DUMPABLE:
+		return "client service is dumpable";
 	default:
 		return "unknown error";
 	}

@@ -72,6 +72,7 @@ enum frame_error {
 	ERR_START = 13,		/* systemd refused or failed the unit */
 	ERR_INTERNAL = 14,	/* supervisor-side failure (e.g. bus down) */
 	ERR_SHUTDOWN = 15,	/* supervisor is stopping */
+	ERR_AUTH_DUMPABLE = 16,	/* client attachable by any same-uid process */
 };
 
 struct frame_hdr {

@@ -51,7 +51,7 @@ imsg_send_valid(uint32_t type, uint32_t sid, int fd, const void *data,
 		return 0;
 	if (fd < -1)
 		return 0;
-	if (sid >= OPTY_MAX_SESSIONS)
+	if (sid >= OPTY_MAX_SLOTS)
 		return 0;
 	return 1;
 }
@@ -118,7 +118,7 @@ imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
 		return IMSG_E_FD_UNEXPECTED;
 	if (ent->fd == FD_REQUIRED && !hasfd)
 		return IMSG_E_FD_MISSING;
-	if (msg->hdr.sid >= OPTY_MAX_SESSIONS)
+	if (msg->hdr.sid >= OPTY_MAX_SLOTS)
 		return IMSG_E_SID;
 	return 1;
 }

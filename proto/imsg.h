@@ -18,7 +18,7 @@
 struct imsg_hdr {
 	uint32_t	type;
 	uint32_t	len;		/* payload bytes after the header */
-	uint32_t	sid;		/* session id, 0..OPTY_MAX_SESSIONS-1 */
+	uint32_t	sid;		/* slot id, 0..OPTY_MAX_SLOTS-1 */
 };
 
 struct imsg {

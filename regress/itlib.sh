@@ -35,6 +35,17 @@ for t in opty-nodesim; do
 done
 id -u byk >/dev/null 2>&1 || { echo "FAIL: user byk missing"; exit 1; }
 
+# The client as the deployment installs the Node service's binary:
+# root-owned and executable but not readable by byk (0711), so that it
+# runs non-dumpable, which the supervisor requires of the client's
+# MainPID (ERR_AUTH_DUMPABLE otherwise).  $TOOLS/opty-nodesim itself is
+# readable: run from there it is dumpable (66-dumpable.sh).
+NODESIM_DIR=/usr/local/lib/opencode-pty-test
+NODESIM=$NODESIM_DIR/opty-nodesim
+install -d -o root -g root -m 0755 "$NODESIM_DIR" &&
+install -o root -g root -m 0711 "$TOOLS/opty-nodesim" "$NODESIM" ||
+    { echo "FAIL: cannot install $NODESIM"; exit 1; }
+
 # The readiness marker the opencode-v2.service drop-in demands
 # (ExecCondition=): written the way an operator would, for these binaries.
 marker_make() {
@@ -89,7 +100,8 @@ wait_no_units() {
 }
 
 # client ARGS...: runs opty-nodesim ARGS as the MainPID of
-# opencode-v2.service (user byk), the way the Node service runs.
+# opencode-v2.service (user byk), the way the Node service runs: from
+# its non-dumpable install ($NODESIM).
 # Output in $tmp/out (CR removed), the last stderr line in $tmp/last.
 # systemd-run's ExecStart= expands '$' in every argument; '$$' is one
 # '$'.  sd_escape VALUE sets $r to VALUE with each '$' doubled (pure sh,
@@ -111,7 +123,7 @@ client() {
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
 	    -p Type=exec -p User=byk -p Group=byk -- \
-	    "$TOOLS/opty-nodesim" -d "$WORK" "$@" \
+	    "$NODESIM" -d "$WORK" "$@" \
 	    > "$tmp/out.raw" 2> "$tmp/err" < /dev/null
 	rc=$?
 	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"

@@ -40,6 +40,14 @@ client_accept_cb(int fd, short what, void *arg)
 	(void)what;
 	(void)arg;
 	for (;;) {
+		/*
+		 * Every authentication slot busy: the next peers wait in the
+		 * listen backlog, not refused, until an answer frees one.
+		 */
+		if (session_count(1) >= OPTY_MAX_AUTH) {
+			relay_listen_pause();
+			return;
+		}
 		/* accept4(2) takes a NULL addrlen with a NULL addr. */
 		/* cppcheck-suppress nullPointer */
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -53,13 +61,15 @@ client_accept_cb(int fd, short what, void *arg)
 			relay_listen_pause();
 			return;
 		}
-		if ((s = session_alloc()) == NULL) {
+		if (session_count(0) >= OPTY_MAX_SESSIONS) {
 			log_info("refusing a client: %d sessions live",
 			    OPTY_MAX_SESSIONS);
 			relay_send_error(cfd, ERR_BUSY);
 			close(cfd);
 			continue;
 		}
+		if ((s = session_alloc()) == NULL)
+			fatalx("slot table full below both caps");
 		log_debug("session %u: accepted, asking the parent", s->id);
 		session_attach_client(s, cfd);
 		s->state = SS_AUTH;

@@ -37,7 +37,7 @@ parent_next_pending(void)
 	struct session	*s, *best = NULL;
 	uint32_t	 i;
 
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &relay.sess[i];
 		if (s->pending != 0 && (best == NULL ||
 		    s->pending_seq < best->pending_seq))
@@ -148,7 +148,7 @@ parent_resume_cb(int fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &relay.sess[i];
 		if (s->resume)
 			client_pump(s);
@@ -199,6 +199,7 @@ parent_auth_ok(struct session *s)
 	if (evtimer_add(s->ev_timer, &tv) == -1)
 		fatalx("evtimer_add");
 	session_update_events(s);
+	relay_listen_resume();		/* an authentication slot is free */
 }
 
 static void

@@ -159,7 +159,10 @@ make_events(void)
 	session_table_init();
 }
 
-/* Out of descriptors: stop accepting until a session frees its slot. */
+/*
+ * Out of descriptors, or every authentication slot busy: stop accepting
+ * until a slot changes hands.
+ */
 void
 relay_listen_pause(void)
 {

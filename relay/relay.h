@@ -67,7 +67,7 @@ struct relay {
 	struct event		*ev_resume;	/* deferred client_pump() */
 	int			 listen_paused;
 	uint64_t		 seq;
-	struct session		 sess[OPTY_MAX_SESSIONS];
+	struct session		 sess[OPTY_MAX_SLOTS];
 };
 
 extern struct relay	relay;
@@ -75,6 +75,7 @@ extern struct relay	relay;
 /* session.c */
 void	 session_table_init(void);
 struct session *session_alloc(void);
+int	 session_count(int);
 void	 session_teardown(struct session *);
 void	 session_attach_client(struct session *, int);
 void	 session_attach_stream(struct session *, int);

@@ -9,7 +9,7 @@
 
 #include "proto/config.h"
 
-#define SANDBOX_NOFILE	(3 * OPTY_MAX_SESSIONS + 16)
+#define SANDBOX_NOFILE	(3 * OPTY_MAX_SESSIONS + OPTY_MAX_AUTH + 16)
 
 void	relay_sandbox(const char *root, uid_t uid, gid_t gid);
 

@@ -3,7 +3,10 @@
  * unprivileged, sandboxed relay.  Slot index == session id.  A slot is
  * taken at accept and becomes free again only when the parent confirms
  * that the unit is gone (IMSG_CLOSED) or refused the client
- * (IMSG_AUTH_DENY), so the cap of OPTY_MAX_SESSIONS counts units.
+ * (IMSG_AUTH_DENY).  The table has room for OPTY_MAX_SESSIONS admitted
+ * sessions and OPTY_MAX_AUTH connections waiting for authentication,
+ * each counted apart, so the cap of OPTY_MAX_SESSIONS counts units and
+ * peers being refused never take a session's place.
  *
  * Every event of a slot is allocated once at start-up and only
  * re-assigned later: no allocation per connection, and teardown is the
@@ -66,7 +69,7 @@ session_table_init(void)
 	struct session	*s;
 	uint32_t	 i;
 
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &relay.sess[i];
 		s->id = i;
 		session_clear(s);
@@ -82,16 +85,32 @@ session_table_init(void)
 	}
 }
 
-/* The lowest free slot, or NULL when OPTY_MAX_SESSIONS are taken. */
+/* The lowest free slot; client.c keeps both counts under their caps. */
 struct session *
 session_alloc(void)
 {
 	uint32_t	i;
 
-	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		if (relay.sess[i].state == SS_FREE)
 			return &relay.sess[i];
 	return NULL;
+}
+
+/* Slots waiting for authentication (auth != 0) or past it (auth == 0). */
+int
+session_count(int auth)
+{
+	uint32_t	i;
+	int		n = 0;
+
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		if (relay.sess[i].state == SS_FREE)
+			continue;
+		if ((relay.sess[i].state == SS_AUTH) == (auth != 0))
+			n++;
+	}
+	return n;
 }
 
 /* Gives a session its client: the events now watch that descriptor. */

@@ -44,7 +44,7 @@ scenario() {
 		done
 		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 		systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec \
-		    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" \
+		    -p User=byk -p Group=byk -- "$NODESIM" \
 		    -d "$WORK" -w /nonexistent -- /bin/true
 	fi
 	n=0
@@ -82,6 +82,9 @@ scenario wrong-state "not allowed in this state (type CLOSE_REQ, session 5, stat
 scenario wrong-direction "message type sent in wrong direction"
 scenario second-start "not allowed in this state (type START_REQ, session 2, state STARTING)" client
 scenario unterminated "malformed START_REQ (session 7)" client
+# Not a violation by itself: the parent holds the relay to 16 sessions
+# (ERR_BUSY = 3); the scenario then ends with a CLOSE_REQ on a FREE slot.
+scenario session-cap "session-cap: 16 admitted, the next denied with code 3" client
 
 restore
 rm -f "$SCEN" "$SCEN.done"

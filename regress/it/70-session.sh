@@ -19,7 +19,7 @@ check "stdin is a tty ($(cat "$tmp/out"))" grep -Eqx '/dev/pts/[0-9]+' "$tmp/out
 mkdir -p "$WORK/d1" && chown byk:byk "$WORK/d1"
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" -p Type=exec \
-    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK/d1" \
+    -p User=byk -p Group=byk -- "$NODESIM" -d "$WORK/d1" \
     -w "$WORK/go" -- /bin/pwd > "$tmp/out.raw" 2> "$tmp/err" &
 cpid=$!
 sleep 0.5
@@ -61,7 +61,7 @@ check "argv with spaces, quotes, \$(), ;, glob, newline, empty, UTF-8" \
 # Gate 7: the transient unit's properties, read back while it runs.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK" -t 30 -- /bin/sleep 3
+    -p Group=byk -- "$NODESIM" -d "$WORK" -t 30 -- /bin/sleep 3
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 unit=$(pty_units | head -n 1)

@@ -58,7 +58,7 @@ check "TERM ignored: systemd escalated to SIGKILL" sh -c \
 # Large output, byte-exact: base64 of 192 MiB of zeroes (256 MiB).
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" -p Type=exec \
-    -p User=byk -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK" -- \
+    -p User=byk -p Group=byk -- "$NODESIM" -d "$WORK" -- \
     /bin/sh -c 'head -c 201326592 /dev/zero | base64 -w 76' 2> "$tmp/err" |
     tr -d '\r' | sha256sum > "$tmp/sum"
 want=$(head -c 201326592 /dev/zero | base64 -w 76 | sha256sum)
@@ -70,7 +70,7 @@ expect_exit 1 0 success "large output then the exit frame"
 rss0=$(relay_rss)
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$TOOLS/opty-nodesim" -q -s 1024 -d "$WORK" -- \
+    -p Group=byk -- "$NODESIM" -q -s 1024 -d "$WORK" -- \
     /bin/sh -c 'head -c 268435456 /dev/zero | base64'
 sleep 4
 rss1=$(relay_rss)
@@ -90,7 +90,7 @@ check "garbage after admission: the unit is stopped" wait_no_units 20
 # Client disconnect while the command runs.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK" -- /bin/sleep 60
+    -p Group=byk -- "$NODESIM" -d "$WORK" -- /bin/sleep 60
 sleep 1
 check "a session runs" test -n "$(pty_units)"
 systemctl stop "$CLIENT_UNIT"
@@ -99,7 +99,7 @@ check "client disconnect: the unit is stopped" wait_no_units 20
 # Supervisor stop with live sessions.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$TOOLS/opty-nodesim" -P 3 -q -d "$WORK" -- /bin/sleep 60
+    -p Group=byk -- "$NODESIM" -P 3 -q -d "$WORK" -- /bin/sleep 60
 sleep 1
 check "three sessions run" test "$(pty_units | wc -l)" = 3
 systemctl stop "$SUP"

@@ -1,7 +1,8 @@
 # regress/tools/build.mk: forged peers and the simulated Node client used
 # by the integration tests and the demo (build/tools/, never installed).
 
-TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge
+TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
+			   opty-steal opty-flood
 opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c proto/frame.c \
 			   proto/framerd.c proto/errtext.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
@@ -48,3 +49,7 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(opencode-pty-supervisor_LIBS)
 -include $(shell find $(BUILD)/obj-forgedrelay -name "*.d" 2>/dev/null)
+
+opty-steal_SRCS		:= regress/tools/opty-steal.c
+opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
+			   proto/errtext.c

@@ -76,7 +76,7 @@ any_fd(void)
 	return fd;
 }
 
-static void
+static const struct imsg *
 wait_reply(uint32_t want)
 {
 	static struct imsg	 m;
@@ -91,11 +91,11 @@ wait_reply(uint32_t want)
 		    imsg_type_name(m.hdr.type), imsg_type_name(want));
 		exit(3);
 	}
+	return &m;
 }
 
-/* A real client connection, admitted by the real parent. */
-static void
-admit_real_client(uint32_t sid)
+static int
+accept_real_client(void)
 {
 	struct pollfd	 pfd = { RELAY_FD_LISTEN, POLLIN, 0 };
 	int		 conn;
@@ -106,8 +106,52 @@ admit_real_client(uint32_t sid)
 	/* cppcheck-suppress nullPointer */
 	if ((conn = accept4(RELAY_FD_LISTEN, NULL, NULL, SOCK_CLOEXEC)) == -1)
 		die("accept");
+	return conn;
+}
+
+/* A real client connection, admitted by the real parent. */
+static void
+admit_real_client(uint32_t sid)
+{
+	int	 conn = accept_real_client();
+
 	raw_send(IMSG_AUTH_REQ, 0, sid, NULL, 0, &conn, 1);
-	wait_reply(IMSG_AUTH_OK);
+	(void)wait_reply(IMSG_AUTH_OK);
+}
+
+/*
+ * The relay's cap of 16 sessions is not trusted: the same real client's
+ * connection, handed over in 17 slots, is admitted 16 times and the 17th
+ * is denied ERR_BUSY.  Then a table violation ends the parent, so the
+ * test sees both the verdict (our line) and the usual fail-closed exit.
+ */
+static void
+session_cap(void)
+{
+	const struct imsg	*m;
+	struct imsg_code	 c;
+	struct imsg_close	 cl;
+	uint32_t		 sid;
+	int			 conn, d;
+
+	conn = accept_real_client();
+	for (sid = 0; sid <= OPTY_MAX_SESSIONS; sid++) {
+		if ((d = fcntl(conn, F_DUPFD_CLOEXEC, 0)) == -1)
+			die("dup");
+		raw_send(IMSG_AUTH_REQ, 0, sid, NULL, 0, &d, 1);
+		close(d);
+		if (sid < OPTY_MAX_SESSIONS) {
+			(void)wait_reply(IMSG_AUTH_OK);
+			continue;
+		}
+		m = wait_reply(IMSG_AUTH_DENY);
+		memcpy(&c, m->data, sizeof(c));
+		dprintf(2, "forged-relay: session-cap: %d admitted, the next "
+		    "denied with code %u\n", OPTY_MAX_SESSIONS, c.code);
+	}
+	memset(&cl, 0, sizeof(cl));
+	raw_send(IMSG_CLOSE_REQ, sizeof(cl), OPTY_MAX_SLOTS - 1, &cl,
+	    sizeof(cl), NULL, 0);
 }
 
 static size_t
@@ -164,7 +208,7 @@ scenario(const char *name)
 		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 0, &cl, sizeof(cl), &fd,
 		    1);
 	else if (strcmp(name, "sid-range") == 0)
-		raw_send(IMSG_AUTH_REQ, 0, OPTY_MAX_SESSIONS, NULL, 0, &fd, 1);
+		raw_send(IMSG_AUTH_REQ, 0, OPTY_MAX_SLOTS, NULL, 0, &fd, 1);
 	else if (strcmp(name, "wrong-state") == 0)
 		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 5, &cl, sizeof(cl), NULL,
 		    0);
@@ -179,7 +223,9 @@ scenario(const char *name)
 		admit_real_client(7);
 		n = start_payload(buf, sizeof(buf), 0);
 		raw_send(IMSG_START_REQ, n, 7, buf, n, &fd, 1);
-	} else {
+	} else if (strcmp(name, "session-cap") == 0)
+		session_cap();
+	else {
 		dprintf(2, "forged-relay: unknown scenario %s\n", name);
 		exit(2);
 	}

@@ -785,11 +785,11 @@ test_strerror_texts(void **state)
 static void
 test_error_texts(void **state)
 {
-	const char	*seen[ERR_SHUTDOWN + 1];
+	const char	*seen[ERR_AUTH_DUMPABLE + 1];
 	int		 c, i;
 
 	(void)state;
-	for (c = ERR_PROTOCOL; c <= ERR_SHUTDOWN; c++) {
+	for (c = ERR_PROTOCOL; c <= ERR_AUTH_DUMPABLE; c++) {
 		seen[c] = frame_error_text((uint16_t)c);
 		assert_string_not_equal(seen[c], "unknown error");
 		assert_true(strlen(seen[c]) <= ERROR_MAX_TEXT);
@@ -800,7 +800,7 @@ test_error_texts(void **state)
 		    sizeof(out)) > 0);
 	}
 	assert_string_equal(frame_error_text(0), "unknown error");
-	assert_string_equal(frame_error_text(16), "unknown error");
+	assert_string_equal(frame_error_text(ERR_AUTH_DUMPABLE + 1), "unknown error");
 }
 
 int

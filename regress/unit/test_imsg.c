@@ -378,11 +378,11 @@ test_bad_size(void **state)
 }
 
 static void
-test_sid_16(void **state)
+test_sid_range(void **state)
 {
 	struct pair	*p = *state;
 
-	reject_to_relay(p, forge(IMSG_START_OK, 0, OPTY_MAX_SESSIONS, 0), 1,
+	reject_to_relay(p, forge(IMSG_START_OK, 0, OPTY_MAX_SLOTS, 0), 1,
 	    IMSG_E_SID);
 	reject_to_parent(p, forge(IMSG_AUTH_REQ, 0, 0xffffffffu, 0), 1,
 	    IMSG_E_SID);
@@ -478,7 +478,7 @@ test_send_refuses(void **state)
 	assert_int_equal(imsg_send(p->sv[1], IMSG_AUTH_OK, 0, fd, NULL, 0),
 	    -1);
 	assert_int_equal(imsg_send(p->sv[1], IMSG_AUTH_OK,
-	    OPTY_MAX_SESSIONS, -1, NULL, 0), -1);
+	    OPTY_MAX_SLOTS, -1, NULL, 0), -1);
 	assert_int_equal(errno, EINVAL);
 	close(fd);
 
@@ -604,7 +604,7 @@ main(void)
 		PT(test_unknown_type),
 		PT(test_wrong_direction),
 		PT(test_bad_size),
-		PT(test_sid_16),
+		PT(test_sid_range),
 		PT(test_oversize_truncated),
 		PT(test_max_start_req),
 		PT(test_foreign_cmsg),
