@@ -89,7 +89,12 @@ peer_facts(int conn, struct ucred *cr, int *pidfdp)
 	}
 	len = sizeof(pidfd);
 	if (getsockopt(conn, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == -1) {
-		log_warn("SO_PEERPIDFD");
+		if (errno == ENOPROTOOPT || errno == EINVAL)
+			log_warn("SO_PEERPIDFD: this kernel cannot name the "
+			    "peer by pidfd, every client is refused: Linux "
+			    ">= 6.5 is required");
+		else
+			log_warn("SO_PEERPIDFD");
 		return ERR_AUTH_PEER;
 	}
 	if (len != sizeof(pidfd) || pidfd < 0)

@@ -64,6 +64,12 @@ parent_stop_all(void)
 	}
 }
 
+/*
+ * The parent holds no capability and cannot signal the relay (another
+ * uid): the relay ends on channel EOF, and if it does not, on our exit,
+ * through its parent-death signal (SIGKILL, relay/sandbox.c); systemd's
+ * KillMode=control-group is the last word.
+ */
 static void
 relay_stop(void)
 {
@@ -71,15 +77,16 @@ relay_stop(void)
 
 	if (parent->relay_pid <= 0)
 		return;
-	close(parent->relay_fd);	/* the relay ends on channel EOF */
+	close(parent->relay_fd);
+	parent->relay_fd = -1;
 	for (i = 0; i < 100; i++) {
 		if (waitpid(parent->relay_pid, NULL, WNOHANG) ==
 		    parent->relay_pid)
 			return;
 		usleep(10000);
 	}
-	kill(parent->relay_pid, SIGKILL);
-	waitpid(parent->relay_pid, NULL, 0);
+	log_warnx("relay still running after its channel closed: it dies "
+	    "with the parent");
 }
 
 /* fatal()'s last act: nothing we started may outlive a broken parent. */
@@ -89,10 +96,10 @@ parent_failclosed(void)
 	sd_notify(0, "STOPPING=1\nSTATUS=failing closed");
 	log_warnx("failing closed: stopping every unit");
 	parent_stop_all();
-	if (parent->relay_pid > 0) {
-		kill(parent->relay_pid, SIGKILL);
-		waitpid(parent->relay_pid, NULL, 0);
-	}
+	/* A hostile relay is not waited for: it dies with us. */
+	if (parent->relay_fd != -1)
+		close(parent->relay_fd);
+	parent->relay_fd = -1;
 }
 
 void

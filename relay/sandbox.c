@@ -224,11 +224,22 @@ sandbox_seccomp(void)
 void
 relay_sandbox(const char *root, uid_t uid, gid_t gid)
 {
+	pid_t	ppid = getppid();
+
 	if (uid == 0 || gid == 0)
 		fatalx("relay uid %u gid %u: must not be root or group root",
 		    (unsigned)uid, (unsigned)gid);
 	sandbox_chroot(root);
 	sandbox_ids(uid, gid);
+	/*
+	 * The parent holds no capability once the relay runs, so it cannot
+	 * signal us (another uid): its death kills us instead.  Set after
+	 * the id change, which clears it; a parent already gone is checked.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
+		fatal("PR_SET_PDEATHSIG");
+	if (getppid() != ppid)
+		fatalx("the parent exited while the relay was starting");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		fatal("PR_SET_NO_NEW_PRIVS");
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)

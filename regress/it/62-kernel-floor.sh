@@ -43,7 +43,7 @@ check "no SO_PEERPIDFD: the output never ran" \
     sh -c "! grep -q must-not-run '$tmp/out'"
 check "no SO_PEERPIDFD: the journal names the kernel requirement" \
     sh -c "journalctl -u '$SUP' --after-cursor='$cursor' -o cat --no-pager |
-	grep -q 'SO_PEERPIDFD.*Linux >= 6.5 is required'"
+	grep -q 'SO_PEERPIDFD: .*Linux >= 6.5 is required: Protocol not available'"
 sup_stop
 unwrap
 
