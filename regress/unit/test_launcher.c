@@ -1110,12 +1110,13 @@ ds_send(const char *data, size_t len, int fd, int nfd)
 static int
 ds_lowfree(void)
 {
-	int	fd;
+	int	fd, low;
 
 	fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
 	assert_true(fd >= 0);
+	low = fd;	/* the number, not the descriptor, is the answer */
 	close(fd);
-	return fd;
+	return low;
 }
 
 static void
