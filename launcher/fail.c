@@ -2,8 +2,8 @@
  * fail.c: the launcher's only way to give up (session user).  One line,
  * "opencode-pty-launcher: <reason>", on a descriptor the current stage
  * chose, then a status that names the failure class.  Before stage 1
- * has replaced fd 2 that is fd 1, the stream: fd 2 is then the approved
- * directory, and a write there would only fail with EISDIR.
+ * has replaced fd 2 that is fd 1, the stream: fd 2 is then the socket
+ * that carries the approved directory, which nobody reads.
  */
 #include <errno.h>
 #include <stdarg.h>

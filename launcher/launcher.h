@@ -1,8 +1,9 @@
 /*
  * launcher.h: opencode-pty-launcher, the ExecStart of every session
  * unit.  It runs as the session user with the stream socket on fd 0/1
- * and the approved directory on fd 2; nothing it reads is trusted more
- * than the session user is.  See docs/LAUNCHER.md.
+ * and a socket carrying the approved directory on fd 2 (proto/dirsock.h);
+ * nothing it reads is trusted more than the session user is.  See
+ * docs/LAUNCHER.md.
  */
 #ifndef OPTY_LAUNCHER_H
 #define OPTY_LAUNCHER_H

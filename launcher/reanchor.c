@@ -2,8 +2,8 @@
  * reanchor.c: the approved directory re-opened inside the session unit
  * (session user, stage 1, before anything else runs).
  *
- * The descriptor systemd hands over on fd 2 was opened by the client in
- * the host's mount namespace.  A cwd on it would resolve "..", relative
+ * The directory descriptor that arrives on fd 2 (proto/dirsock.c) was
+ * opened by the client in the host's mount namespace.  A cwd on it would resolve "..", relative
  * paths and /proc/self/cwd/... in the host's mount tree, past every
  * mount the unit puts over /run, D-Bus or Docker.  So the directory is
  * opened again by its path from inside the unit, and only a descriptor

@@ -106,7 +106,7 @@ stage_outer(int argc, char *argv[])
 	char		*sargv[] = { "script", "-q", "-e", "-f", "-c",
 			    LAUNCHER_INNER, "/dev/null", NULL };
 
-	/* fd 2 is a directory until outer_reanchor: report on the stream. */
+	/* fd 2 is the directory's socket until outer_reanchor: the stream. */
 	lx_setfd(STDOUT_FILENO);
 	if (fds_stdio_open() == -1)
 		lx_failx(LX_FD, "stdin, stdout or stderr is not open");

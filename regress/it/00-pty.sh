@@ -82,12 +82,13 @@ else
 	fail "input echoed back as '$(cat "$tmp/out")'"
 fi
 
-# A directory as a unit's stderr: systemd up to 257 takes it (measured on
-# 252, 254, 257); 262 refuses the call, which is why the supervisor sends
-# the directory through a socket (-D, proto/dirsock.c).
+# A directory as a unit's stderr: systemd up to 258 takes it (measured on
+# 252, 254, 257); 259 and later refuse the call (seen on 262), which is
+# why the supervisor sends the directory through a socket (-D,
+# proto/dirsock.c).
 sysver=$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')
 unitrun -u byk -d /var/tmp -- /usr/bin/readlink /proc/self/fd/2
-if [ "${sysver:-0}" -le 257 ]; then
+if [ "${sysver:-0}" -le 258 ]; then
 	expect_result 1 0 success "-d dir"
 	if [ "$(cat "$tmp/out")" = /var/tmp ]; then
 		pass "stderr is the directory (systemd $sysver)"

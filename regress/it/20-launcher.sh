@@ -370,6 +370,19 @@ launch byk "" /bin/true
 expect_fail 65 "stderr carries no directory" \
     "no directory message on fd 2: Resource temporarily unavailable"
 
+# The directory itself on fd 2, as the seeds passed it: not the parent's
+# socket.  Only systemd <= 258 takes a directory as stderr at all.
+sysver=$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')
+unitrun -u byk -s opencode-pty.slice -d "$dir" -- "$L" "$("$argenc" /bin/true)"
+if [ "${sysver:-0}" -le 258 ]; then
+	expect_fail 65 "a directory on fd 2" "fd 2 is not a socket"
+elif grep -q 'StandardErrorFileDescriptor passed is of incompatible type' \
+    "$tmp/last"; then
+	pass "a directory on fd 2: systemd $sysver refuses it itself"
+else
+	fail "a directory on fd 2, systemd $sysver: rc $rc: $(cat "$tmp/last")"
+fi
+
 # Another user than byk.  Not root: opty-unitrun -u root sometimes reports
 # code=0 status=0 before the main process has exited (seen with /bin/false
 # too, so not the launcher's doing).

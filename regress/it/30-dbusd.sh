@@ -187,12 +187,13 @@ esac
 
 # Standard{Input,Output,Error}FileDescriptor= do not show as properties
 # (StandardInput= stays "null"): check what the unit did with them.
-# stdout: the stream; stderr: the directory (the launcher fchdir()s to it).
+# stdout: the stream; stderr: the socket carrying the directory (the
+# launcher takes it and fchdir()s to it).
 "$probe" start-launcher "$tmp/work" /bin/pwd > "$tmp/pwd" 2>/dev/null
 u2=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' "$tmp/pwd")
 "$probe" stop "$u2" > /dev/null 2>&1
 if tr -d '\r' < "$tmp/pwd" | grep -qx "$tmp/work"; then
-	pass "stdout is the stream, stderr is the directory (pwd = $tmp/work)"
+	pass "stdout is the stream, stderr carries the directory (pwd = $tmp/work)"
 else
 	fail "pwd in the unit: $(cat "$tmp/pwd")"
 fi

@@ -1076,12 +1076,12 @@ ds_send(const char *data, size_t len, int fd, int nfd)
 {
 	union {
 		struct cmsghdr	hdr;
-		char		buf[CMSG_SPACE(2 * sizeof(int))];
+		char		buf[CMSG_SPACE(3 * sizeof(int))];
 	} cb;
 	struct msghdr	 mh;
 	struct cmsghdr	*cm;
 	struct iovec	 iov;
-	int		 sp[2], fds[2] = { fd, fd };
+	int		 sp[2], fds[3] = { fd, fd, fd };
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    sp), 0);
@@ -1106,11 +1106,25 @@ ds_send(const char *data, size_t len, int fd, int nfd)
 	return sp[1];
 }
 
+/* The lowest free descriptor: a refusal must leave none behind. */
+static int
+ds_lowfree(void)
+{
+	int	fd, low;
+
+	fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	low = fd;	/* the number, not the descriptor, is the answer */
+	close(fd);
+	return low;
+}
+
 static void
 ds_expect(int sock, int want)
 {
-	int	r, err;
+	int	r, err, low;
 
+	low = ds_lowfree();
 	r = dirsock_take(sock, &err);
 	if (want == DS_OK) {
 		struct stat	st;
@@ -1120,8 +1134,10 @@ ds_expect(int sock, int want)
 		assert_true(S_ISDIR(st.st_mode));
 		assert_true((fcntl(r, F_GETFD) & FD_CLOEXEC) != 0);
 		close(r);
-	} else
+	} else {
 		assert_int_equal(r, want);
+		assert_int_equal(ds_lowfree(), low);
+	}
 	close(sock);
 }
 
@@ -1152,6 +1168,8 @@ test_dirsock_refusals(void **state)
 	assert_true(dir >= 0 && file >= 0);
 	ds_expect(ds_send("D", 1, dir, 0), DS_E_NOFD);
 	ds_expect(ds_send("D", 1, dir, 2), DS_E_FDS);
+	/* Three do not fit the space for one: the kernel truncates. */
+	ds_expect(ds_send("D", 1, dir, 3), DS_E_TRUNC);
 	ds_expect(ds_send("X", 1, dir, 1), DS_E_BYTE);
 	ds_expect(ds_send("DD", 2, dir, 1), DS_E_BYTE);
 	ds_expect(ds_send("D", 1, file, 1), DS_E_NOTDIR);
@@ -1162,6 +1180,23 @@ test_dirsock_refusals(void **state)
 	ds_expect(sock, DS_E_NOTSOCK);
 	close(dir);
 	close(file);
+}
+
+/* Every refusal has its own reason line. */
+static void
+test_dirsock_reasons(void **state)
+{
+	const char	*other;
+	int		 i, j;
+
+	(void)state;
+	other = dirsock_strerror(1);
+	for (i = DS_E_NOTDIR; i <= DS_E_NOTSOCK; i++) {
+		assert_string_not_equal(dirsock_strerror(i), other);
+		for (j = i + 1; j <= DS_E_NOTSOCK; j++)
+			assert_string_not_equal(dirsock_strerror(i),
+			    dirsock_strerror(j));
+	}
 }
 
 /* A socket pair made by anybody but root is not the parent's. */
@@ -1252,6 +1287,7 @@ main(void)
 		cmocka_unit_test(test_landlock_describe),
 		cmocka_unit_test(test_dirsock_good),
 		cmocka_unit_test(test_dirsock_refusals),
+		cmocka_unit_test(test_dirsock_reasons),
 		cmocka_unit_test(test_dirsock_peer_not_root),
 	};
 
