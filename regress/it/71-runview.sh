@@ -18,15 +18,24 @@ cleanup71() {
 }
 trap cleanup71 EXIT
 
-# The supervisor's journal lines of its current invocation.
+# The supervisor's journal lines of its current invocation, in
+# $tmp/sup.log, once journald has them up to the "ready" line (it reads
+# the stream on its own time, after systemctl start has returned).
 sup_log() {
-	journalctl -q --no-pager -o cat \
-	    _SYSTEMD_INVOCATION_ID="$(systemctl show -P InvocationID "$SUP")"
+	inv=$(systemctl show -P InvocationID "$SUP")
+	n=0
+	while :; do
+		journalctl -q --no-pager -o cat _SYSTEMD_INVOCATION_ID="$inv" \
+		    > "$tmp/sup.log"
+		grep -q '^supervisor: ready on ' "$tmp/sup.log" && return 0
+		[ $n -ge 100 ] && return 1
+		sleep 0.1; n=$((n + 1))
+	done
 }
 
 # --- start-up: the Landlock ABI and the optional hardening are logged --
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
-sup_log > "$tmp/sup.log"
+sup_log || fail "no 'ready on' line in the supervisor's journal"
 check "start-up logs the Landlock ABI ($(grep -o 'Landlock ABI [0-9]*' \
     "$tmp/sup.log"))" grep -Eq '^supervisor: Landlock ABI [1-9][0-9]*: ' \
     "$tmp/sup.log"
@@ -52,7 +61,7 @@ fi
 # --- a real session unit's properties, read while it runs --------------
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$TOOLS/opty-nodesim" -d "$WORK" -t 30 -- /bin/sleep 3
+    -p Group=byk -- "$NODESIM" -d "$WORK" -t 30 -- /bin/sleep 3
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 unit=$(pty_units | head -n 1)
@@ -115,9 +124,11 @@ check "the host's /run/lock did not get the session's file" \
     test ! -e /run/lock/x
 
 # The journal is reachable: logger(1) from a session lands in the
-# journal, attributed by journald to the session's unit.
+# journal, attributed by journald to the session's unit.  journald finds
+# the unit from the sender's pid when it reads the line: the session
+# stays alive a moment after logging so that the pid still names it.
 tag=opty-runview-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
-client -- /usr/bin/logger -t "$tag" hello
+client -- /bin/sh -c 'logger -t "$0" hello && sleep 1' "$tag"
 expect_exit 1 0 success "logger runs in a session"
 n=0
 while [ $n -lt 50 ]; do
