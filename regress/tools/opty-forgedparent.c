@@ -464,16 +464,39 @@ scenario_disconnect(void)
 	close(ufd);
 }
 
+/*
+ * 16 sessions, then two more connections.  The 17th may reach the relay
+ * before our last AUTH_OK does: then it waits for authentication in its
+ * own slot and we deny it ERR_BUSY, as the real parent's own cap does.
+ * Once its client has the answer, the relay has seen every AUTH_OK
+ * (the channel keeps order), so the 18th meets the relay's cap itself.
+ */
 static void
 scenario_busy(void)
 {
+	struct pollfd	pfd[2];
 	uint32_t	sid;
 	int		cfd[OPTY_MAX_SESSIONS], extra, i;
 
 	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
 		cfd[i] = admitted(&sid);
 	extra = client_connect();
+	pfd[0].fd = extra;
+	pfd[1].fd = chan;
+	pfd[0].events = pfd[1].events = POLLIN;
+	if (poll(pfd, 2, WAIT_MS) < 1)
+		die("17th connection: no answer");
+	if (!(pfd[0].revents & POLLIN) && (pfd[1].revents & POLLIN)) {
+		if (!recv_msg(IMSG_AUTH_REQ, &sid))
+			return;
+		close(msg.fd);
+		msg.fd = -1;
+		send_code(IMSG_AUTH_DENY, sid, ERR_BUSY);
+	}
 	expect_error(extra, ERR_BUSY, "17th connection");
+	close(extra);
+	extra = client_connect();
+	expect_error(extra, ERR_BUSY, "18th connection, the relay's own cap");
 	close(extra);
 	for (i = 0; i < OPTY_MAX_SESSIONS; i++) {
 		close(cfd[i]);
