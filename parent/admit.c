@@ -15,6 +15,9 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	admit_busy;
+
 void
 session_auth_req(struct session *s, struct imsg *m)
 {
@@ -50,7 +53,8 @@ session_authed(struct session *s, int code)
 	}
 	/* The relay's own cap is not trusted: a full table refuses here. */
 	if (code == 0 && session_live_count() >= OPTY_MAX_SESSIONS) {
-		log_info("session %u: client pid %ld refused: %d sessions live",
+		log_info_limited(&admit_busy, "session %u: client pid %ld "
+		    "refused: %d sessions live",
 		    s->sid, (long)s->auth_pid, OPTY_MAX_SESSIONS);
 		code = ERR_BUSY;
 	}

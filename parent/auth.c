@@ -34,6 +34,9 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	auth_refusals;
+
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD	77
 #endif
@@ -257,7 +260,8 @@ auth_finish(struct session *s, int code)
 	s->auth_round = 0;
 	auth_drop(s);
 	if (code != 0) {
-		log_info("session %u: peer pid %ld refused: %s", s->sid,
+		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
+		    "refused: %s", s->sid,
 		    (long)s->auth_pid, frame_error_text(code));
 		if (s->pidfd != -1)
 			close(s->pidfd);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <systemd/sd-daemon.h>
@@ -90,6 +91,32 @@ log_info(const char *fmt, ...)
 {
 	va_list	 ap;
 
+	va_start(ap, fmt);
+	log_vline(SD_INFO, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_info_limited(struct log_limit *ll, const char *fmt, ...)
+{
+	struct timespec	 ts;
+	va_list		 ap;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		ts.tv_sec = ll->second;
+	if ((long long)ts.tv_sec != ll->second) {
+		if (ll->dropped > 0)
+			log_warnx("%lu similar lines not logged (more than "
+			    "%d a second)", ll->dropped, LOG_LIMIT_BURST);
+		ll->second = (long long)ts.tv_sec;
+		ll->logged = 0;
+		ll->dropped = 0;
+	}
+	if (ll->logged >= LOG_LIMIT_BURST) {
+		ll->dropped++;
+		return;
+	}
+	ll->logged++;
 	va_start(ap, fmt);
 	log_vline(SD_INFO, 0, fmt, ap);
 	va_end(ap);

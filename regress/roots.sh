@@ -136,16 +136,29 @@ roots_build()
 	roots_log "$name: $(sed -n 's/^systemd=//p' "$d/.opty-root")"
 }
 
+# What a Debian installation has and debootstrap's minbase may not:
+# bookworm's minbase has no /etc/hosts, so `getent hosts localhost`
+# fails there.  Idempotent, so a cached tree gets it too.
+roots_fixup()
+{
+	local d=$OPTY_ROOTS/$1
+	[ -e "$d/etc/hosts" ] && return 0
+	printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+	    > "$d/etc/hosts"
+}
+
 roots_ensure()
 {
 	local n t0
 	for n; do
 		[ -n "$(roots_spec "$n")" ] ||
 		    { roots_log "unknown root '$n' (see: roots.sh list)"; return 2; }
-		roots_good "$n" && continue
-		t0=$(date +%s)
-		roots_build "$n" || return 1
-		roots_log "$n: built in $(( $(date +%s) - t0 )) s"
+		if ! roots_good "$n"; then
+			t0=$(date +%s)
+			roots_build "$n" || return 1
+			roots_log "$n: built in $(( $(date +%s) - t0 )) s"
+		fi
+		roots_fixup "$n" || return 1
 	done
 }
 

@@ -20,6 +20,9 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	accept_busy;
+
 /* Reads per wake-up, so one busy client cannot starve the others. */
 #define CLIENT_READS_PER_WAKE	8
 
@@ -62,7 +65,8 @@ client_accept_cb(int fd, short what, void *arg)
 			return;
 		}
 		if (session_count(0) >= OPTY_MAX_SESSIONS) {
-			log_info("refusing a client: %d sessions live",
+			log_info_limited(&accept_busy, "refusing a client: %d "
+			    "sessions live",
 			    OPTY_MAX_SESSIONS);
 			relay_send_error(cfd, ERR_BUSY);
 			close(cfd);

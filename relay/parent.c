@@ -28,6 +28,9 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	chan_denied;
+
 static struct imsg	parent_msg;		/* too large for the stack */
 static uint8_t		parent_scratch[IMSG_MAX_PAYLOAD];
 
@@ -278,7 +281,8 @@ parent_handle(struct imsg *m)
 		parent_auth_ok(s);
 		break;
 	case IMSG_AUTH_DENY:
-		log_info("session %u: client denied, code %u", s->id,
+		log_info_limited(&chan_denied, "session %u: client denied, "
+		    "code %u", s->id,
 		    parent_code(m));
 		relay_send_error(s->cfd, (uint16_t)parent_code(m));
 		session_free(s);

@@ -69,6 +69,7 @@ check "baseline: $SESSIONS sessions ran ($ok)" test "$ok" = "$SESSIONS"
 check "baseline: the count sees the supervisor's calls ($base_sup)" test "$base_sup" -gt 0
 
 # The same sessions under the flood.
+fcur=$(jcursor)
 monitor_start
 for who in byk other; do
 	systemctl reset-failed "opty-flood-$who.service" 2>/dev/null
@@ -170,6 +171,18 @@ check "flood inside: systemd was asked ($sup_calls calls)" test "$sup_calls" -gt
 # One identity read is 5 Get calls sent together (dbusd/ident.c).
 check "flood inside: at most 2 reads (2 x 5 calls) in flight ($maxout calls)" \
     test "$maxout" -le 10
+# One line per refused peer would use up journald's rate limit for the
+# supervisor's unit and silence every later line of it: refusals are
+# logged at most 10 a second per call site, the rest counted.
+check "the floods used up no journal rate limit of the supervisor" sh -c \
+    "! journalctl --after-cursor='$fcur' -o cat --no-pager |
+	grep -q 'Suppressed .* messages from $SUP'"
+check "the refusals not logged were counted" sh -c \
+    "journalctl -u '$SUP' --after-cursor='$fcur' -o cat --no-pager |
+	grep -q 'similar lines not logged (more than 10 a second)'"
+check "the supervisor's lines still reach the journal" sh -c \
+    "journalctl -u '$SUP' --after-cursor='$fcur' -o cat --no-pager |
+	grep -q 'admitted client pid'"
 check "no session unit left" wait_no_units 10
 sup_stop
 finish
