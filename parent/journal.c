@@ -25,8 +25,7 @@ argv_digest(const struct start_args *a, char out[65])
 	for (i = 0; i < a->fixed.argc; i++)
 		sha256_update(&ctx, a->argv[i], strlen(a->argv[i]) + 1);
 	sha256_final(&ctx, d);
-	for (i = 0; i < SHA256_DIGEST_LEN; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	sha256_hex(d, out);
 }
 
 void

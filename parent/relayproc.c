@@ -104,20 +104,7 @@ relay_ids(struct relay_exec *x)
 	endpwent();
 }
 
-#define RELAY_HEXLEN	(2 * SHA256_DIGEST_LEN + 1)
-
-static void
-relay_hex(const uint8_t d[SHA256_DIGEST_LEN], char hex[RELAY_HEXLEN])
-{
-	static const char	 digits[] = "0123456789abcdef";
-	size_t			 i;
-
-	for (i = 0; i < SHA256_DIGEST_LEN; i++) {
-		hex[2 * i] = digits[d[i] >> 4];
-		hex[2 * i + 1] = digits[d[i] & 0xf];
-	}
-	hex[2 * SHA256_DIGEST_LEN] = '\0';
-}
+#define RELAY_HEXLEN	(SHA256_HEX_LEN + 1)
 
 /* Reads fd from its start to EOF into the digest; -1 on a read error. */
 static int
@@ -137,7 +124,7 @@ relay_hash_fd(int fd, char hex[RELAY_HEXLEN])
 		sha256_update(&ctx, chunk, (size_t)n);
 	}
 	sha256_final(&ctx, d);
-	relay_hex(d, hex);
+	sha256_hex(d, hex);
 	return 0;
 }
 

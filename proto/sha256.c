@@ -159,3 +159,16 @@ sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_LEN])
 	sha256_update(&ctx, data, len);
 	sha256_final(&ctx, out);
 }
+
+void
+sha256_hex(const uint8_t d[SHA256_DIGEST_LEN], char hex[SHA256_HEX_LEN + 1])
+{
+	static const char	digits[] = "0123456789abcdef";
+	size_t			i;
+
+	for (i = 0; i < SHA256_DIGEST_LEN; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 0xf];
+	}
+	hex[SHA256_HEX_LEN] = '\0';
+}

@@ -1,7 +1,8 @@
 /*
  * sha256.h: SHA-256 (FIPS 180-4), written for this project because no
  * library it may link exports one.  Pure computation on caller memory;
- * used by the root readiness verifier and the parent's journal digest.
+ * used by the root readiness verifier and the root parent (the relay's
+ * binding, the journal's argv digest).
  */
 #ifndef OPTY_SHA256_H
 #define OPTY_SHA256_H
@@ -23,5 +24,10 @@ void	sha256_init(struct sha256_ctx *);
 void	sha256_update(struct sha256_ctx *, const void *, size_t);
 void	sha256_final(struct sha256_ctx *, uint8_t [SHA256_DIGEST_LEN]);
 void	sha256(const void *, size_t, uint8_t [SHA256_DIGEST_LEN]);
+
+#define SHA256_HEX_LEN		(2 * SHA256_DIGEST_LEN)
+/* The digest as 64 lowercase hex digits and a NUL. */
+void	sha256_hex(const uint8_t [SHA256_DIGEST_LEN],
+	    char [SHA256_HEX_LEN + 1]);
 
 #endif

@@ -32,20 +32,6 @@ refuse(const char *path, int rc)
 	return READINESS_EXIT_REFUSED;
 }
 
-static void
-hex_digest(const uint8_t d[SHA256_DIGEST_LEN],
-    char hex[2 * SHA256_DIGEST_LEN + 1])
-{
-	static const char	digits[] = "0123456789abcdef";
-	size_t			i;
-
-	for (i = 0; i < SHA256_DIGEST_LEN; i++) {
-		hex[2 * i] = digits[d[i] >> 4];
-		hex[2 * i + 1] = digits[d[i] & 0xf];
-	}
-	hex[2 * SHA256_DIGEST_LEN] = '\0';
-}
-
 /*
  * The units, drop-in and sysusers.d entry as installed must be the ones
  * this verifier was built with: the marker binds the binaries, this
@@ -63,7 +49,7 @@ verify_confs(void)
 		rc = readiness_hash_binary(readiness_confs[i].path, digest);
 		if (rc != RD_OK)
 			return refuse(readiness_confs[i].path, rc);
-		hex_digest(digest, hex);
+		sha256_hex(digest, hex);
 		if (strcmp(hex, readiness_confs[i].sha256) != 0)
 			return refuse(readiness_confs[i].path, RD_E_CONF);
 	}

@@ -143,6 +143,21 @@ test_split_updates(void **state)
 	assert_memory_equal(got, want, sizeof(want));
 }
 
+/* The hex form every caller prints: lowercase, 64 digits, NUL. */
+static void
+test_hex(void **state)
+{
+	uint8_t	d[SHA256_DIGEST_LEN];
+	char	hex[SHA256_HEX_LEN + 1];
+
+	(void)state;
+	sha256("abc", 3, d);
+	memset(hex, 'X', sizeof(hex));
+	sha256_hex(d, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad");
+}
+
 int
 main(void)
 {
@@ -154,6 +169,7 @@ main(void)
 		cmocka_unit_test(test_million_a),
 		cmocka_unit_test(test_padding_boundaries),
 		cmocka_unit_test(test_split_updates),
+		cmocka_unit_test(test_hex),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
