@@ -125,13 +125,14 @@ check "the host's /run/lock did not get the session's file" \
 
 # The journal is reachable: logger(1) from a session lands in the
 # journal, attributed by journald to the session's unit.  journald finds
-# the unit from the sender's pid when it reads the line: the session
-# stays alive a moment after logging so that the pid still names it.
+# the unit from the sender's pid when it reads the line, so logger itself
+# must still be alive then: it reads its line from a pipe that stays open
+# a second after the line (logger sends each line as it reads it).
 tag=opty-runview-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
-client -- /bin/sh -c 'logger -t "$0" hello && sleep 1' "$tag"
+client -- /bin/sh -c '{ echo hello; sleep 1; } | logger -t "$0"' "$tag"
 expect_exit 1 0 success "logger runs in a session"
 n=0
-while [ $n -lt 50 ]; do
+while [ $n -lt 200 ]; do
 	u=$(journalctl -q --no-pager -o cat --output-fields=_SYSTEMD_UNIT \
 	    SYSLOG_IDENTIFIER="$tag" 2>/dev/null | head -n 1)
 	[ -n "$u" ] && break
