@@ -25,12 +25,19 @@ SDRUN="/usr/bin/systemd-run --quiet -p User=byk -p Group=byk
 
 log() { echo "bench: $*" >&2; }
 
+# The bench client installed as the deployment installs the Node
+# service (root-owned, 0711: it runs non-dumpable, which the supervisor
+# requires of the client's MainPID), beside itlib.sh's $NODESIM.
+BENCHC=$NODESIM_DIR/opty-benchc
+install -o root -g root -m 0711 "$TOOLS/opty-benchc" "$BENCHC" ||
+    { log "cannot install $BENCHC"; exit 1; }
+
 # benchc ARGS...: opty-benchc as the MainPID of opencode-v2.service.
 benchc() {
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
 	    -p Type=exec -p User=byk -p Group=byk -- \
-	    "$TOOLS/opty-benchc" -d "$WORK" "$@" < /dev/null
+	    "$BENCHC" -d "$WORK" "$@" < /dev/null
 }
 benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
 benchexec() { "$TOOLS/opty-benchexec" "$@"; }
