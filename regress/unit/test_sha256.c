@@ -148,13 +148,13 @@ static void
 test_hex(void **state)
 {
 	uint8_t	d[SHA256_DIGEST_LEN];
-	char	hex[SHA256_HEX_LEN + 1];
+	char	out[SHA256_HEX_LEN + 1];
 
 	(void)state;
 	sha256("abc", 3, d);
-	memset(hex, 'X', sizeof(hex));
-	sha256_hex(d, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+	memset(out, 'X', sizeof(out));
+	sha256_hex(d, out);
+	assert_string_equal(out, "ba7816bf8f01cfea414140de5dae2223"
 	    "b00361a396177a9cb410ff61f20015ad");
 }
 
