@@ -10,8 +10,14 @@
 . "$REPO/regress/itlib.sh"
 
 DROPIN=/run/systemd/system/$SUP.d
-OLDK=$TOOLS/opty-oldkernel
-[ -x "$OLDK" ] || { echo "FAIL: $OLDK missing (make tools)"; exit 1; }
+[ -x "$TOOLS/opty-oldkernel" ] ||
+    { echo "FAIL: $TOOLS/opty-oldkernel missing (make tools)"; exit 1; }
+# The supervisor's unit has PrivateTmp=yes and ProtectHome=yes: a build
+# directory under /tmp or /home is not visible to it, so the wrapper is
+# installed beside the test client.
+OLDK=$NODESIM_DIR/opty-oldkernel
+install -o root -g root -m 0755 "$TOOLS/opty-oldkernel" "$OLDK" ||
+    { echo "FAIL: cannot install $OLDK"; exit 1; }
 trap 'rm -rf "$DROPIN"; systemctl daemon-reload; itlib_cleanup' EXIT
 
 started() { journalctl -u "$SUP" -o cat --no-pager | grep -c 'started for client'; }
