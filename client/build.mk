@@ -8,13 +8,13 @@ CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/startframe.c \
 
 PROGS			+= opencode-pty-client
 opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) \
-			   proto/frame.c proto/errtext.c
+			   proto/frame.c proto/errtext.c proto/ttyrules.c
 opencode-pty-client_LIBS	:= $(LIBSECCOMP)
 opencode-pty-client_LDFLAGS	:= -static-pie
 
 TESTS			+= test_client
 test_client_SRCS	:= regress/unit/test_client.c $(CLIENT_SRCS) \
-			   proto/frame.c proto/errtext.c
+			   proto/frame.c proto/errtext.c proto/ttyrules.c
 test_client_LIBS	:= $(LIBSECCOMP)
 
 SCRIPT_TESTS		+= regress/host/client-strace.sh

@@ -1,12 +1,12 @@
 # proto/build.mk: shared codecs (wire frames, imsg channel, arguments, logs)
 # and their cmocka tests.
 
-PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c proto/errtext.c
+PROTO_ERR_SRCS		:= proto/errtext.c proto/ttyrules.c
+PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c $(PROTO_ERR_SRCS)
 PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c \
 			   proto/cmsgfd.c
 PROTO_ARG_SRCS		:= proto/argcodec.c
 PROTO_LOG_SRCS		:= proto/log.c
-PROTO_ERR_SRCS		:= proto/errtext.c
 
 TESTS			+= test_frame test_framerd test_imsg test_msgstart \
 			   test_argcodec

@@ -85,6 +85,10 @@ frame_type_cap(uint8_t type)
 		return EXIT_FIXED_LEN + EXIT_MAX_RESULT;
 	case FRAME_ERROR:
 		return ERROR_FIXED_LEN + ERROR_MAX_TEXT;
+	case FRAME_RESIZE:
+		return RESIZE_LEN;
+	case FRAME_SIGNAL:
+		return SIGNAL_LEN;
 	default:
 		return 0;
 	}
@@ -308,6 +312,56 @@ error_encode(uint16_t code, const char *text, uint8_t *buf, size_t len)
 	return (int)(ERROR_FIXED_LEN + tlen);
 }
 
+int
+resize_decode(const uint8_t *buf, size_t len, struct winsize_req *ws)
+{
+	if (len < RESIZE_LEN)
+		return FRAME_E_TRUNCATED;
+	if (len > RESIZE_LEN)
+		return FRAME_E_TRAILING;
+	if (!winsize_valid(get16(buf), get16(buf + 2)))
+		return FRAME_E_WINSIZE;
+	ws->rows = get16(buf);
+	ws->cols = get16(buf + 2);
+	return FRAME_OK;
+}
+
+int
+resize_encode(const struct winsize_req *ws, uint8_t *buf, size_t len)
+{
+	if (!winsize_valid(ws->rows, ws->cols))
+		return FRAME_E_WINSIZE;
+	if (len < RESIZE_LEN)
+		return FRAME_E_SPACE;
+	put16(buf, ws->rows);
+	put16(buf + 2, ws->cols);
+	return RESIZE_LEN;
+}
+
+int
+signal_decode(const uint8_t *buf, size_t len, uint8_t *sig)
+{
+	if (len < SIGNAL_LEN)
+		return FRAME_E_TRUNCATED;
+	if (len > SIGNAL_LEN)
+		return FRAME_E_TRAILING;
+	if (!signal_allowed(buf[0]))
+		return FRAME_E_SIGNAL;
+	*sig = buf[0];
+	return FRAME_OK;
+}
+
+int
+signal_encode(uint8_t sig, uint8_t *buf, size_t len)
+{
+	if (!signal_allowed(sig))
+		return FRAME_E_SIGNAL;
+	if (len < SIGNAL_LEN)
+		return FRAME_E_SPACE;
+	buf[0] = sig;
+	return SIGNAL_LEN;
+}
+
 const char *
 frame_strerror(int status)
 {
@@ -342,6 +396,10 @@ frame_strerror(int status)
 		return "string too long or not printable";
 	case FRAME_E_SPACE:
 		return "output buffer too small";
+	case FRAME_E_WINSIZE:
+		return "window size out of range";
+	case FRAME_E_SIGNAL:
+		return "signal not allowed";
 	default:
 		return "unknown frame status";
 	}

@@ -25,12 +25,20 @@
 #define ERROR_FIXED_LEN		4	/* code 2, text length 2 */
 #define ERROR_MAX_TEXT		256
 
+#define RESIZE_LEN		4	/* rows 2, cols 2 */
+#define WINSIZE_MAX		4096	/* rows and cols are 1..4096 */
+#define WINSIZE_ROWS_DEFAULT	24	/* without a resize before start */
+#define WINSIZE_COLS_DEFAULT	80
+#define SIGNAL_LEN		1	/* one signal number */
+
 enum frame_type {
 	FRAME_START = 1,
 	FRAME_INPUT = 2,
 	FRAME_OUTPUT = 3,
 	FRAME_EXIT = 4,
 	FRAME_ERROR = 5,
+	FRAME_RESIZE = 6,
+	FRAME_SIGNAL = 7,
 };
 
 /* Decoder results: 0 is success, each rule its own negative code. */
@@ -50,6 +58,8 @@ enum frame_status {
 	FRAME_E_RUNTIME = -12,
 	FRAME_E_STRING = -13,	/* result/text string over its bound */
 	FRAME_E_SPACE = -14,	/* encoder: output buffer too small */
+	FRAME_E_WINSIZE = -15,	/* rows or cols not 1..4096 */
+	FRAME_E_SIGNAL = -16,	/* signal not in the allowed set */
 };
 
 /*
@@ -87,6 +97,13 @@ struct start_req {
 	uint16_t	 argc;
 	const uint8_t	*argv[START_MAX_ARGS];	/* not NUL-terminated */
 	uint16_t	 arglen[START_MAX_ARGS];
+	uint16_t	 rows;		/* not on the wire: from RESIZE */
+	uint16_t	 cols;
+};
+
+struct winsize_req {
+	uint16_t	rows;		/* 1..WINSIZE_MAX */
+	uint16_t	cols;
 };
 
 struct exit_info {
@@ -112,6 +129,12 @@ int	exit_decode(const uint8_t *, size_t, struct exit_info *);
 int	exit_encode(const struct exit_info *, uint8_t *, size_t);
 int	error_decode(const uint8_t *, size_t, struct error_info *);
 int	error_encode(uint16_t, const char *, uint8_t *, size_t);
+int	resize_decode(const uint8_t *, size_t, struct winsize_req *);
+int	resize_encode(const struct winsize_req *, uint8_t *, size_t);
+int	signal_decode(const uint8_t *, size_t, uint8_t *);
+int	signal_encode(uint8_t, uint8_t *, size_t);
+int	winsize_valid(uint32_t, uint32_t);
+int	signal_allowed(uint32_t);	/* the fixed set of frame type 7 */
 const char *frame_strerror(int);	/* text of an enum frame_status */
 const char *frame_error_text(uint16_t); /* default text of an ERR_ code */
 

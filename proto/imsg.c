@@ -53,6 +53,8 @@ imsg_send_valid(uint32_t type, uint32_t sid, int fd, const void *data,
 		return 0;
 	if (sid >= OPTY_MAX_SLOTS)
 		return 0;
+	if (ent->states == SS_ANY && sid != 0)
+		return 0;
 	return 1;
 }
 
@@ -119,6 +121,9 @@ imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
 	if (ent->fd == FD_REQUIRED && !hasfd)
 		return IMSG_E_FD_MISSING;
 	if (msg->hdr.sid >= OPTY_MAX_SLOTS)
+		return IMSG_E_SID;
+	/* A channel-wide message names no session. */
+	if (ent->states == SS_ANY && msg->hdr.sid != 0)
 		return IMSG_E_SID;
 	return 1;
 }

@@ -33,11 +33,14 @@ enum imsg_type {
 	IMSG_AUTH_OK,		/* parent->relay */
 	IMSG_AUTH_DENY,		/* parent->relay, struct imsg_code */
 	IMSG_START_REQ,		/* relay->parent, fd: directory, msg_start */
-	IMSG_START_OK,		/* parent->relay, fd: stream socket */
+	IMSG_START_OK,		/* parent->relay, fd: the PTY's master */
 	IMSG_START_FAIL,	/* parent->relay, struct imsg_code */
 	IMSG_EXIT,		/* parent->relay, struct imsg_exit */
 	IMSG_CLOSE_REQ,		/* relay->parent, struct imsg_close */
 	IMSG_CLOSED,		/* parent->relay */
+	IMSG_SIGNAL_REQ,	/* relay->parent, struct imsg_signal */
+	IMSG_SHUTDOWN,		/* parent->relay, session 0: end every client */
+	IMSG_SHUTDOWN_DONE,	/* relay->parent, session 0: every client told */
 	IMSG_TYPE_MAX
 };
 
@@ -53,6 +56,7 @@ enum sess_state {
 	SS_NSTATES
 };
 #define SS_BIT(s)	(1u << (s))
+#define SS_ANY		((1u << SS_NSTATES) - 1)	/* channel-wide types */
 
 enum imsg_dir {
 	TO_PARENT = 1,
@@ -84,6 +88,10 @@ struct imsg_exit {
 	char		result[EXIT_MAX_RESULT];	/* NUL-terminated */
 };
 
+struct imsg_signal {
+	uint32_t	signo;		/* signal_allowed() */
+};
+
 struct imsg_close {
 	uint64_t	bytes_in;	/* client -> command */
 	uint64_t	bytes_out;	/* command -> client */
@@ -99,6 +107,9 @@ struct msg_start {
 	uint64_t	ino;
 	uint32_t	runtime;
 	uint32_t	argc;
+	uint16_t	rows;		/* the PTY's first size, 1..4096 */
+	uint16_t	cols;
+	uint32_t	zero;		/* must be 0 */
 };
 
 struct start_args {

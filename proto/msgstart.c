@@ -24,6 +24,8 @@ msg_start_encode(const struct start_req *req, uint8_t *buf, size_t len)
 		return FRAME_E_RUNTIME;
 	if (req->argc < 1 || req->argc > START_MAX_ARGS)
 		return FRAME_E_ARGC;
+	if (!winsize_valid(req->rows, req->cols))
+		return FRAME_E_WINSIZE;
 	need = sizeof(fixed);
 	for (i = 0; i < req->argc; i++) {
 		alen = req->arglen[i];
@@ -45,6 +47,8 @@ msg_start_encode(const struct start_req *req, uint8_t *buf, size_t len)
 	fixed.ino = req->ino;
 	fixed.runtime = req->runtime;
 	fixed.argc = req->argc;
+	fixed.rows = req->rows;
+	fixed.cols = req->cols;
 	memcpy(buf, &fixed, sizeof(fixed));
 	off = sizeof(fixed);
 	for (i = 0; i < req->argc; i++) {
@@ -72,6 +76,10 @@ msg_start_decode(const uint8_t *buf, size_t len, struct start_args *args)
 		return FRAME_E_RUNTIME;
 	if (args->fixed.argc < 1 || args->fixed.argc > START_MAX_ARGS)
 		return FRAME_E_ARGC;
+	if (!winsize_valid(args->fixed.rows, args->fixed.cols))
+		return FRAME_E_WINSIZE;
+	if (args->fixed.zero != 0)
+		return FRAME_E_RESERVED;
 
 	p = buf + sizeof(args->fixed);
 	rem = len - sizeof(args->fixed);

@@ -41,6 +41,18 @@ static const struct msgtab_ent msgtab[IMSG_TYPE_MAX] = {
 	    FD_NONE, S(ADMITTED) | S(STARTING) | S(RUNNING) | S(ENDED) },
 	[IMSG_CLOSED] = { "CLOSED", TO_RELAY, 0, 0,
 	    FD_NONE, S(CLOSING) },
+	/*
+	 * ENDED: the parent may have sent the exit before it read a signal
+	 * request that crossed it; that request is then dropped.
+	 */
+	[IMSG_SIGNAL_REQ] = { "SIGNAL_REQ", TO_PARENT,
+	    sizeof(struct imsg_signal), sizeof(struct imsg_signal),
+	    FD_NONE, S(RUNNING) | S(ENDED) },
+	/* Channel-wide: session id 0, whatever that slot's state. */
+	[IMSG_SHUTDOWN] = { "SHUTDOWN", TO_RELAY, 0, 0,
+	    FD_NONE, SS_ANY },
+	[IMSG_SHUTDOWN_DONE] = { "SHUTDOWN_DONE", TO_PARENT, 0, 0,
+	    FD_NONE, SS_ANY },
 };
 
 static const char *const state_names[SS_NSTATES] = {

@@ -140,6 +140,26 @@ matrix_table()
 	done
 }
 
+# matrix_recap: each failed script's own output, last, so that a log
+# kept only by its tail (CI's) still names the failure and shows why.
+matrix_recap()
+{
+	local n s
+	for n in $MATRIX; do
+		for s in $(sed -n 's|^-- regress/it/\([^:]*\): FAILED.*|\1|p' \
+		    "$out/$n.it" 2>/dev/null); do
+			echo
+			echo "==== $n: $s failed; its last 60 lines:"
+			awk -v s="== regress/it/$s" '
+			    $0 == s { on = 1; n = 0 }
+			    on { buf[n++ % 60] = $0 }
+			    on && index($0, "-- regress/it/" substr(s, 15) ":") == 1 {
+				on = 0; for (i = (n > 60 ? n - 60 : 0); i < n; i++)
+				    print "  " buf[i % 60] }' "$out/$n.it"
+		done
+	done
+}
+
 for n in $MATRIX; do
 	case " $($ROOTS list) host " in
 	*" $n "*) ;;
@@ -157,5 +177,6 @@ for n in $MATRIX; do
 	nfail=$((nfail + ${p##* }))
 done
 [ $failed = 0 ] || nfail=$((nfail > 0 ? nfail : 1))
+matrix_recap
 echo "$passed passed, $nfail failed"
 [ $failed = 0 ] && [ $nfail = 0 ]

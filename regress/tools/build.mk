@@ -4,10 +4,10 @@
 TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
 			   opty-steal opty-flood
 opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c proto/frame.c \
-			   proto/framerd.c proto/errtext.c
+			   proto/framerd.c proto/errtext.c proto/ttyrules.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
 			   proto/imsg.c proto/cmsgfd.c proto/msgtab.c proto/msgstart.c \
-			   proto/frame.c proto/errtext.c
+			   proto/frame.c proto/errtext.c proto/ttyrules.c
 opty-dbusforge_SRCS	:= regress/tools/opty-dbusforge.c
 opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
 
@@ -52,4 +52,4 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 
 opty-steal_SRCS		:= regress/tools/opty-steal.c
 opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
-			   proto/errtext.c
+			   proto/errtext.c proto/ttyrules.c
