@@ -190,7 +190,7 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	u->stream = sv[0];
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
-	in.stream_fd = sv[1];
+	in.tty_fd = sv[1];
 	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;
 	in.argv = (const char *const *)argv;

@@ -256,3 +256,25 @@ call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
 	*out = req;
 	return 0;
 }
+
+/* KillUnit(name, "main", sig): the signal goes to the main process only. */
+int
+call_unit_kill(struct dbusd *d, const char *unit, int sig,
+    struct dbusd_req **out)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	*out = NULL;
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	snprintf(req->what, sizeof(req->what), "KillUnit %s main %d", unit,
+	    sig);
+	if ((r = call_add(req, SD_PATH, SD_MANAGER, "KillUnit", "ssi", unit,
+	    "main", (int32_t)sig)) < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	*out = req;
+	return 0;
+}

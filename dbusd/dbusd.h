@@ -36,7 +36,7 @@ struct unit_state {
 struct unit_spec {
 	const char		*name;
 	uint32_t		 runtime_sec;	/* 0 = no limit */
-	int			 stream_fd;	/* stdin and stdout */
+	int			 tty_fd;	/* the PTY peer: stdin, stdout */
 	int			 dirsock_fd;	/* stderr: carries the cwd */
 	uint32_t		 argc;
 	const char *const	*argv;		/* NUL-terminated strings */
@@ -93,6 +93,9 @@ int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
 int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
 int	dbusd_start_end(struct dbusd_req *, char *, size_t);
 /* Not waited for; a failure other than "no such unit" is logged. */
+int	dbusd_unit_kill_begin(struct dbusd *, const char *, int,
+	    dbusd_req_cb, void *, struct dbusd_req **);
+int	dbusd_unit_kill_end(struct dbusd_req *);
 int	dbusd_unit_method_send(struct dbusd *, enum unit_method,
 	    const char *);
 

@@ -118,6 +118,8 @@ int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 int	call_unit_method(struct dbusd *, enum unit_method, const char *,
 	    struct dbusd_req **);
+int	call_unit_kill(struct dbusd *, const char *, int,
+	    struct dbusd_req **);
 
 /* req.c */
 struct dbusd_req *req_new(struct dbusd *);

@@ -215,9 +215,9 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	    desc)) < 0 ||
 	    (r = append_exec(m, in)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardInputFileDescriptor", "h", in->stream_fd)) < 0 ||
+	    "StandardInputFileDescriptor", "h", in->tty_fd)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardOutputFileDescriptor", "h", in->stream_fd)) < 0 ||
+	    "StandardOutputFileDescriptor", "h", in->tty_fd)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)",
 	    "StandardErrorFileDescriptor", "h", in->dirsock_fd)) < 0)
 		return r;
@@ -238,7 +238,7 @@ props_check(const struct props_in *in)
 
 	if (!unit_name_valid(in->name))
 		return -EINVAL;
-	if (in->stream_fd < 0 || in->dirsock_fd < 0)
+	if (in->tty_fd < 0 || in->dirsock_fd < 0)
 		return -EBADF;
 	if (in->argc == 0 || in->argc > START_MAX_ARGS || in->argv == NULL ||
 	    in->runtime_sec > START_MAX_RUNTIME)

@@ -35,7 +35,7 @@ extern const char *const	props_run_allow[];
 struct props_in {
 	const char		*name;		/* must be unit_name_valid() */
 	uint32_t		 runtime_sec;	/* 0 = no RuntimeMaxUSec */
-	int			 stream_fd;
+	int			 tty_fd;
 	int			 dirsock_fd;
 	uint32_t		 argc;
 	const char *const	*argv;

@@ -43,7 +43,7 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
 {
 	struct props_in	 in = {
 		.name = spec->name, .runtime_sec = spec->runtime_sec,
-		.stream_fd = spec->stream_fd, .dirsock_fd = spec->dirsock_fd,
+		.tty_fd = spec->tty_fd, .dirsock_fd = spec->dirsock_fd,
 		.argc = spec->argc, .argv = spec->argv,
 		.private_pids = d->pid1.private_pids,
 	};
@@ -143,6 +143,32 @@ dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
 	if (!unit_name_valid(unit))
 		return -EINVAL;
 	return call_unit_method(d, um, unit, &req);
+}
+
+/* KillUnit(name, "main", sig); its end told to cb like any request. */
+int
+dbusd_unit_kill_begin(struct dbusd *d, const char *unit, int sig,
+    dbusd_req_cb cb, void *arg, struct dbusd_req **out)
+{
+	int	 r;
+
+	*out = NULL;
+	if (!unit_name_valid(unit))
+		return -EINVAL;
+	if ((r = call_unit_kill(d, unit, sig, out)) < 0)
+		return r;
+	(*out)->cb = cb;
+	(*out)->arg = arg;
+	return 0;
+}
+
+/* 0, or -errno (the unit or its main process gone: -ENOENT, -ESRCH). */
+int
+dbusd_unit_kill_end(struct dbusd_req *req)
+{
+	sd_bus_message	*m;
+
+	return req_result(req, 0, &m);
 }
 
 /* The blocking forms, for start-up, shutdown and the probe tool. */

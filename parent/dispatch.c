@@ -20,6 +20,8 @@ static const parent_handler parent_handlers[IMSG_TYPE_MAX] = {
 	[IMSG_AUTH_REQ] = session_auth_req,
 	[IMSG_START_REQ] = session_start_req,
 	[IMSG_CLOSE_REQ] = session_close_req,
+	[IMSG_SIGNAL_REQ] = session_signal_req,
+	[IMSG_SHUTDOWN_DONE] = parent_shutdown_done,
 };
 
 static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */

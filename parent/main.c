@@ -23,6 +23,7 @@
 #include "proto/config.h"
 #include "proto/log.h"
 #include "parent/features.h"
+#include "parent/pty.h"
 #include "parent/parent.h"
 #include "parent/privdrop.h"
 
@@ -141,6 +142,7 @@ main(int argc, char *argv[])
 	parent->relay_fd = -1;
 	features_check();
 	user_lookup();
+	parent->tty_gid = pty_check();
 	allow_dumpable_read();
 	parent_make_rundir();
 	relay_start(verbose);

@@ -30,7 +30,7 @@ struct event_base;
 struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
-	int			 relay_end;	/* stream end for the relay */
+	int			 relay_end;	/* PTY master for the relay */
 	pid_t			 client_pid;
 	uint8_t			 invocation[16];	/* client's, at admission */
 	char			 unit[64];
@@ -44,6 +44,9 @@ struct session {
 	struct unit_state	 result;	/* read once the main exited */
 	struct dbusd_req	*req;		/* the request to PID 1 in flight */
 	struct dbusd_req	*start_call;	/* sent once re-authenticated */
+	struct dbusd_req	*kill_req;	/* KillUnit in flight */
+	uint8_t			 sigq[8];	/* signals waiting for it */
+	size_t			 sigq_n;
 	int			 start_code;	/* directory check, told after auth */
 	int			 recheck;	/* state wanted again meanwhile */
 	int			 pidfd;		/* the admitted peer's */
@@ -74,6 +77,7 @@ struct parent {
 	int			 allow_dumpable; /* OPTY_ALLOW_DUMPABLE_ENV=1 */
 	uid_t			 user_uid;	/* OPTY_USER */
 	gid_t			 user_gid;
+	gid_t			 tty_gid;	/* group of session terminals */
 };
 
 extern struct parent *parent;
@@ -102,6 +106,7 @@ void	session_authed(struct session *, int);
 void	session_start_req(struct session *, struct imsg *);
 void	start_authed(struct session *, int);
 void	session_close_req(struct session *, struct imsg *);
+void	session_signal_req(struct session *, struct imsg *);
 void	session_hint(const struct hint *, void *);
 void	session_arm(struct session *, uint64_t);
 void	session_check(struct session *);
@@ -116,6 +121,7 @@ int	session_live_count(void);
 void	parent_stop_all(void);
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
+void	parent_shutdown_done(struct session *, struct imsg *);
 
 /* status.c */
 void	parent_status(void);

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/event.h>
 #include <systemd/sd-daemon.h>
 
 #include "proto/config.h"
+#include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
 
@@ -102,15 +104,69 @@ parent_failclosed(void)
 	parent->relay_fd = -1;
 }
 
-void
-parent_shutdown(int sig, short ev, void *arg)
+/* Every unit stopped and confirmed gone, then the relay, then us. */
+static void __attribute__((noreturn))
+shutdown_finish(void)
 {
-	(void)ev;
-	(void)arg;
-	log_info("signal %d: stopping", sig);
-	sd_notify(0, "STOPPING=1\nSTATUS=stopping units");
+	sd_notify(0, "STATUS=stopping units");
 	log_setexit(NULL);
 	parent_stop_all();
 	relay_stop();
 	exit(0);
+}
+
+static void
+shutdown_timeout(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	(void)arg;
+	log_warnx("the relay did not confirm within %d ms that every client "
+	    "was told; stopping the units all the same",
+	    OPTY_SHUTDOWN_TELL_MSEC);
+	shutdown_finish();
+}
+
+/*
+ * Asked to stop: the relay first gives every live client the output it
+ * has already read, then ERR_SHUTDOWN, then closes it (IMSG_SHUTDOWN);
+ * only then are the units stopped, so no client sees its command die
+ * before it is told why.  A client that does not read is not waited for
+ * beyond the budget.  A second signal does not wait at all.
+ */
+void
+parent_shutdown(int sig, short ev, void *arg)
+{
+	static struct event	*timer;
+	struct timeval		 tv;
+
+	(void)ev;
+	(void)arg;
+	log_info("signal %d: stopping", sig);
+	if (parent->stopping || parent->relay_fd == -1)
+		shutdown_finish();
+	parent->stopping = 1;
+	sd_notify(0, "STOPPING=1\nSTATUS=telling clients");
+	if (imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
+		log_warn("send SHUTDOWN to relay");
+		shutdown_finish();
+	}
+	tv.tv_sec = OPTY_SHUTDOWN_TELL_MSEC / 1000;
+	tv.tv_usec = (OPTY_SHUTDOWN_TELL_MSEC % 1000) * 1000;
+	if ((timer = evtimer_new(parent->base, shutdown_timeout, NULL)) ==
+	    NULL || evtimer_add(timer, &tv) == -1)
+		shutdown_finish();
+}
+
+/* The relay has told every client (or found none to tell). */
+void
+parent_shutdown_done(struct session *s, struct imsg *m)
+{
+	(void)s;
+	(void)m;
+	if (!parent->stopping)
+		fatalx("relay violated the message table: SHUTDOWN_DONE "
+		    "without a shutdown");
+	log_info("every client told: stopping the units");
+	shutdown_finish();
 }

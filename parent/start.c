@@ -1,8 +1,8 @@
 /*
  * start.c: IMSG_START_REQ (root parent).  Re-authenticates the client,
  * checks the directory descriptor against what the client claimed, and
- * asks systemd for the transient unit, without blocking the parent's
- * loop.  The relay's decoding is not trusted: the request is decoded
+ * asks systemd for the transient unit, with the session's terminal,
+ * without blocking the parent's loop.  The relay's decoding is not trusted: the request is decoded
  * again here from the imsg payload.
  */
 #include <sys/socket.h>
@@ -16,6 +16,7 @@
 #include "proto/log.h"
 #include "parent/dircheck.h"
 #include "parent/parent.h"
+#include "parent/pty.h"
 
 static void
 start_fail(struct session *s, int code)
@@ -30,49 +31,55 @@ start_fail(struct session *s, int code)
 	parent_send(s, IMSG_START_FAIL, -1, &c, sizeof(c));
 }
 
-/* The stream pair and the StartTransientUnit call, sent after auth. */
+/* The terminal and the StartTransientUnit call, sent after auth. */
 static int
 start_prepare(struct session *s, const struct start_args *a, int dirfd)
 {
 	struct unit_spec	 spec;
-	int			 sp[2], ds, r;
+	struct pty_spec		 ps;
+	int			 master, peer, ds, r;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
-		log_warn("socketpair");
+	memset(&ps, 0, sizeof(ps));
+	ps.rows = a->fixed.rows;
+	ps.cols = a->fixed.cols;
+	ps.uid = parent->user_uid;
+	ps.tty_gid = parent->tty_gid;
+	if ((master = pty_open(&ps, &peer)) == -1) {
+		log_warn("session %u: terminal", s->sid);
 		return ERR_INTERNAL;
 	}
 	/* systemd 262 refuses a directory as a unit's stderr: a socket. */
 	if ((ds = dirsock_make(dirfd)) == -1) {
 		log_warn("directory socket");
-		close(sp[0]);
-		close(sp[1]);
+		close(master);
+		close(peer);
 		return ERR_INTERNAL;
 	}
 	if (unit_name_new(s->unit) < 0) {
 		log_warn("unit name");
-		close(sp[0]);
-		close(sp[1]);
+		close(master);
+		close(peer);
 		close(ds);
 		return ERR_INTERNAL;
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.name = s->unit;
 	spec.runtime_sec = a->fixed.runtime;
-	spec.stream_fd = sp[1];
+	spec.tty_fd = peer;
 	spec.dirsock_fd = ds;
 	spec.argc = a->fixed.argc;
 	spec.argv = a->argv;
 	r = dbusd_start_prepare(parent->bus, &spec, &s->start_call);
 	/* The message holds its own copies; the unit's ends are not ours. */
-	close(sp[1]);
+	close(peer);
 	close(ds);
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->unit, strerror(-r));
-		close(sp[0]);
+		close(master);
 		return ERR_START;
 	}
-	s->relay_end = sp[0];
+	s->relay_end = master;
 	return 0;
 }
 

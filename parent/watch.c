@@ -296,6 +296,7 @@ session_reset(struct session *s)
 		close(s->pidfd);
 	dbusd_req_free(s->req);		/* cancels what is in flight */
 	dbusd_req_free(s->start_call);
+	dbusd_req_free(s->kill_req);
 	evtimer_del(s->timer);
 	session_clear(s, s->sid, s->timer);
 }

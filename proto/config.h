@@ -41,6 +41,8 @@
 #define OPTY_ALLOW_DUMPABLE_ENV	"OPENCODE_PTY_ALLOW_DUMPABLE_CLIENT"
 #define OPTY_YAMA_SCOPE_PATH	"/proc/sys/kernel/yama/ptrace_scope"
 #define OPTY_STOP_TIMEOUT_USEC	(15ULL * 1000000)
+/* How long a stopping supervisor waits for every client to be told. */
+#define OPTY_SHUTDOWN_TELL_MSEC	1000
 
 /* Descriptors the relay finds at exec. */
 #define RELAY_FD_PARENT		3	/* SOCK_SEQPACKET to the parent */

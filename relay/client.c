@@ -159,6 +159,8 @@ static int
 client_started(struct session *s)
 {
 	event_del(s->ev_timer);
+	s->in.start.rows = s->ws.rows;
+	s->in.start.cols = s->ws.cols;
 	/*
 	 * Encoded once here to refuse what the parent's format cannot
 	 * carry while the client can still be told; parent.c encodes again
@@ -169,8 +171,8 @@ client_started(struct session *s)
 		session_end(s, ERR_PROTOCOL);
 		return -1;
 	}
-	log_debug("session %u: start frame, %u arguments", s->id,
-	    s->in.start.argc);
+	log_debug("session %u: start frame, %u arguments, %ux%u", s->id,
+	    s->in.start.argc, s->ws.rows, s->ws.cols);
 	s->state = SS_STARTING;
 	parent_queue(s, IMSG_START_REQ);
 	return 0;
@@ -207,6 +209,14 @@ client_pump(struct session *s)
 			    s->id, sess_state_name(s->state), code);
 			session_end(s, code);
 			return;
+		}
+		if (ev == INTAKE_RESIZE || ev == INTAKE_SIGNAL) {
+			if (ev == INTAKE_RESIZE)
+				stream_resize(s, &s->in.ws);
+			else
+				stream_signal(s, s->in.sig);
+			intake_done(&s->in);
+			continue;
 		}
 		if (ev == INTAKE_STARTED) {
 			if (s->state == SS_ADMITTED && client_started(s) == -1)
@@ -261,6 +271,10 @@ client_flush(struct session *s)
 		if (s->exit_queued) {
 			log_debug("session %u: exit frame sent", s->id);
 			session_end(s, 0);
+			return;
+		}
+		if (s->shutdown) {
+			session_end(s, ERR_SHUTDOWN);
 			return;
 		}
 		stream_check_end(s);

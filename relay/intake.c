@@ -6,8 +6,9 @@
  *
  * Rules (docs/RELAY.md): after admission exactly one start frame, with
  * exactly one descriptor in total, received while that frame is being
- * read; after it, input frames only.  A frame of the wrong type is
- * refused as soon as its header is in, before its payload is taken.
+ * read, and resize frames before it; after it, input, resize and signal
+ * frames.  A frame of the wrong type is refused as soon as its header
+ * is in, before its payload is taken.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -74,20 +75,62 @@ intake_fds(struct intake *in, const int *fds, size_t n, uint16_t *codep)
 	return INTAKE_MORE;
 }
 
-/* A header just completed: refuse a wrong type before its payload. */
-static int
+/*
+ * A header just completed: refuse a wrong type before its payload.  0
+ * if the type is welcome, else the error code for the client: a frame
+ * only valid later is ERR_UNEXPECTED, anything else ERR_PROTOCOL.
+ */
+static uint16_t
 intake_check_type(const struct intake *in)
 {
-	if (in->phase == INTAKE_START)
-		return in->fr.hdr.type == FRAME_START;
-	return in->fr.hdr.type == FRAME_INPUT;
+	switch (in->fr.hdr.type) {
+	case FRAME_RESIZE:
+		return 0;
+	case FRAME_START:
+		return in->phase == INTAKE_START ? 0 : ERR_PROTOCOL;
+	case FRAME_INPUT:
+	case FRAME_SIGNAL:
+		return in->phase == INTAKE_INPUT ? 0 : ERR_UNEXPECTED;
+	default:
+		return in->phase == INTAKE_START ? ERR_UNEXPECTED :
+		    ERR_PROTOCOL;
+	}
+}
+
+/* The event a complete frame of this (already welcome) type makes. */
+static int
+intake_event(const struct intake *in)
+{
+	switch (in->fr.hdr.type) {
+	case FRAME_START:
+		return INTAKE_STARTED;
+	case FRAME_RESIZE:
+		return INTAKE_RESIZE;
+	case FRAME_SIGNAL:
+		return INTAKE_SIGNAL;
+	default:
+		return INTAKE_DATA;
+	}
 }
 
 static int
 intake_complete(struct intake *in, uint16_t *codep)
 {
-	if (in->phase == INTAKE_INPUT)
+	const uint8_t	*p = in->fr.payload;
+	size_t		 len = in->fr.hdr.len;
+
+	switch (in->fr.hdr.type) {
+	case FRAME_INPUT:
 		return INTAKE_DATA;
+	case FRAME_RESIZE:
+		if (resize_decode(p, len, &in->ws) != FRAME_OK)
+			return intake_fail(in, ERR_PROTOCOL, codep);
+		return INTAKE_RESIZE;
+	case FRAME_SIGNAL:
+		if (signal_decode(p, len, &in->sig) != FRAME_OK)
+			return intake_fail(in, ERR_PROTOCOL, codep);
+		return INTAKE_SIGNAL;
+	}
 	if (start_decode(in->fr.payload, in->fr.hdr.len, &in->start) !=
 	    FRAME_OK)
 		return intake_fail(in, ERR_PROTOCOL, codep);
@@ -105,20 +148,20 @@ int
 intake_feed(struct intake *in, const uint8_t *buf, size_t len,
     size_t *usedp, uint16_t *codep)
 {
-	long	n;
+	long		n;
+	uint16_t	code;
 
 	*usedp = 0;
 	if (in->failed)
 		return intake_fail(in, ERR_PROTOCOL, codep);
 	if (in->fr.ready)
-		return in->phase == INTAKE_START ? INTAKE_STARTED :
-		    INTAKE_DATA;
+		return intake_event(in);
 	if ((n = frame_reader_feed(&in->fr, buf, len)) < 0)
 		return intake_fail(in, ERR_PROTOCOL, codep);
 	*usedp = (size_t)n;
-	if (in->fr.hhave == FRAME_HDR_LEN && !intake_check_type(in))
-		return intake_fail(in, in->phase == INTAKE_START ?
-		    ERR_UNEXPECTED : ERR_PROTOCOL, codep);
+	if (in->fr.hhave == FRAME_HDR_LEN &&
+	    (code = intake_check_type(in)) != 0)
+		return intake_fail(in, code, codep);
 	if (!in->fr.ready)
 		return INTAKE_MORE;
 	return intake_complete(in, codep);
@@ -128,8 +171,9 @@ intake_feed(struct intake *in, const uint8_t *buf, size_t len,
 void
 intake_done(struct intake *in)
 {
+	if (in->fr.hdr.type == FRAME_START)
+		in->phase = INTAKE_INPUT;
 	frame_reader_next(&in->fr);
-	in->phase = INTAKE_INPUT;
 }
 
 const uint8_t *

@@ -13,8 +13,8 @@
 #include "proto/frame.h"
 
 enum intake_phase {
-	INTAKE_START = 0,	/* admitted: only a start frame may come */
-	INTAKE_INPUT,		/* start accepted: only input frames */
+	INTAKE_START = 0,	/* admitted: start or resize frames */
+	INTAKE_INPUT,		/* start accepted: input, resize, signal */
 };
 
 /* What intake_feed() found; errors carry an enum frame_error in *code. */
@@ -22,6 +22,8 @@ enum intake_event {
 	INTAKE_MORE = 0,	/* all bytes taken, frame not complete */
 	INTAKE_STARTED,		/* a valid start frame; see in->start */
 	INTAKE_DATA,		/* an input frame; see intake_data() */
+	INTAKE_RESIZE,		/* a resize frame; see in->ws */
+	INTAKE_SIGNAL,		/* a signal frame; see in->sig */
 	INTAKE_ERROR,		/* session must end; *code for the client */
 };
 
@@ -31,6 +33,8 @@ struct intake {
 	unsigned int		 nfds;		/* descriptors ever received */
 	int			 failed;	/* an error was reported */
 	struct start_req	 start;		/* points into fr.payload */
+	struct winsize_req	 ws;		/* the last resize frame */
+	uint8_t			 sig;		/* the last signal frame */
 	struct frame_reader	 fr;
 };
 

@@ -8,10 +8,12 @@
  * channel is the normal way the relay ends (exit 0).
  *
  * Outgoing messages never block and are never dropped: each session has
- * at most one unsent message (AUTH_REQ, START_REQ or CLOSE_REQ), sent in
- * FIFO order when the channel can take it.  A session only makes its
- * next request after the parent answered the previous one, except
- * CLOSE_REQ, which replaces a START_REQ the parent never saw.
+ * at most one unsent message (AUTH_REQ, START_REQ, SIGNAL_REQ or
+ * CLOSE_REQ), sent in FIFO order when the channel can take it.  A
+ * session only makes its next request after the parent answered the
+ * previous one, except CLOSE_REQ, which replaces a START_REQ or a
+ * SIGNAL_REQ the parent never saw, and SIGNAL_REQ, which has no answer:
+ * the next waiting signal is queued once one is sent.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -54,6 +56,7 @@ static int
 parent_send(struct session *s)
 {
 	struct imsg_close	 cl;
+	struct imsg_signal	 sg;
 	int			 n, rv = -1;
 
 	switch (s->pending) {
@@ -62,12 +65,21 @@ parent_send(struct session *s)
 		    NULL, 0);
 		break;
 	case IMSG_START_REQ:
+		/* The latest size: a resize may have followed the start. */
+		s->in.start.rows = s->ws.rows;
+		s->in.start.cols = s->ws.cols;
 		if ((n = msg_start_encode(&s->in.start, parent_scratch,
 		    sizeof(parent_scratch))) < 0)
 			fatalx("session %u: start request not encodable",
 			    s->id);
 		rv = imsg_send(relay.chan, IMSG_START_REQ, s->id,
 		    s->in.dirfd, parent_scratch, (size_t)n);
+		break;
+	case IMSG_SIGNAL_REQ:
+		memset(&sg, 0, sizeof(sg));
+		sg.signo = s->sigq[0];
+		rv = imsg_send(relay.chan, IMSG_SIGNAL_REQ, s->id, -1, &sg,
+		    sizeof(sg));
 		break;
 	case IMSG_CLOSE_REQ:
 		memset(&cl, 0, sizeof(cl));
@@ -98,7 +110,31 @@ parent_send(struct session *s)
 		s->resume = 1;
 		event_active(relay.ev_resume, EV_TIMEOUT, 0);
 	}
+	if (s->pending == IMSG_SIGNAL_REQ)
+		memmove(s->sigq, s->sigq + 1, --s->sigq_n);
 	s->pending = 0;
+	/* The next waiting signal goes behind every other session's. */
+	if (s->sigq_n > 0 && s->state == SS_RUNNING) {
+		s->pending = IMSG_SIGNAL_REQ;
+		s->pending_seq = ++relay.seq;
+	}
+	return 1;
+}
+
+/* Once every session's messages are out: 1 sent, 0 channel full. */
+static int
+parent_send_shutdown_done(void)
+{
+	if (relay.shutdown_told != 1)
+		return 1;
+	if (imsg_send(relay.chan, IMSG_SHUTDOWN_DONE, 0, -1, NULL, 0) ==
+	    -1) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		fatal("send SHUTDOWN_DONE to parent");
+	}
+	relay.shutdown_told = 2;
+	log_info("every client told of the shutdown");
 	return 1;
 }
 
@@ -108,24 +144,29 @@ parent_flush(void)
 	struct session	*s;
 
 	while ((s = parent_next_pending()) != NULL) {
-		if (!parent_send(s)) {
-			if (event_add(relay.ev_chan_write, NULL) == -1)
-				fatalx("event_add");
-			return;
-		}
+		if (!parent_send(s))
+			goto full;
 	}
+	if (!parent_send_shutdown_done())
+		goto full;
 	event_del(relay.ev_chan_write);
+	return;
+full:
+	if (event_add(relay.ev_chan_write, NULL) == -1)
+		fatalx("event_add");
 }
 
 void
 parent_queue(struct session *s, uint32_t type)
 {
 	if (s->pending != 0) {
-		if (s->pending != IMSG_START_REQ || type != IMSG_CLOSE_REQ)
+		if ((s->pending != IMSG_START_REQ &&
+		    s->pending != IMSG_SIGNAL_REQ) || type != IMSG_CLOSE_REQ)
 			fatalx("session %u: %s while %s unsent", s->id,
 			    imsg_type_name(type), imsg_type_name(s->pending));
-		/* The parent never saw the start: just close instead. */
-		log_debug("session %u: start request withdrawn", s->id);
+		/* The parent never saw it: just close instead. */
+		log_debug("session %u: %s withdrawn", s->id,
+		    imsg_type_name(s->pending));
 	}
 	s->pending = type;
 	s->pending_seq = ++relay.seq;
@@ -199,6 +240,10 @@ parent_auth_ok(struct session *s)
 	log_debug("session %u: admitted", s->id);
 	s->state = SS_ADMITTED;
 	intake_init(&s->in);
+	if (relay.shutting) {
+		session_end(s, ERR_SHUTDOWN);
+		return;
+	}
 	if (evtimer_add(s->ev_timer, &tv) == -1)
 		fatalx("evtimer_add");
 	session_update_events(s);
@@ -215,6 +260,14 @@ parent_start_ok(struct session *s, int fd)
 	log_debug("session %u: unit running", s->id);
 	session_attach_stream(s, fd);
 	s->state = SS_RUNNING;
+	if (s->ws_pending)
+		stream_resize(s, &s->ws);
+	if (s->sigq_n > 0)
+		parent_queue(s, IMSG_SIGNAL_REQ);
+	if (s->shutdown) {
+		session_end(s, ERR_SHUTDOWN);
+		return;
+	}
 	s->resume = 1;			/* an input frame may be waiting */
 	event_active(relay.ev_resume, EV_TIMEOUT, 0);
 	session_update_events(s);
@@ -254,14 +307,75 @@ parent_check_order(const struct session *s, const struct imsg *m)
 {
 	uint32_t	t = m->hdr.type;
 
-	if (s->pending != 0 && (s->pending != IMSG_CLOSE_REQ ||
-	    t == IMSG_CLOSED))
+	if (s->pending != 0 && s->pending != IMSG_SIGNAL_REQ &&
+	    (s->pending != IMSG_CLOSE_REQ || t == IMSG_CLOSED))
 		fatalx("session %u: %s before our %s was sent", s->id,
 		    imsg_type_name(t), imsg_type_name(s->pending));
 	if ((t == IMSG_START_OK || t == IMSG_START_FAIL || t == IMSG_EXIT) &&
 	    !s->start_sent)
 		fatalx("session %u: %s without a start request", s->id,
 		    imsg_type_name(t));
+}
+
+/*
+ * The supervisor is stopping: every client is given the output already
+ * read, then ERR_SHUTDOWN, then its connection closes; nothing more is
+ * read from any client or terminal, and no connection is accepted.
+ * SHUTDOWN_DONE tells the parent once no client is left to tell; a
+ * client still being authenticated is told when its answer comes.
+ */
+static void
+relay_shutdown(void)
+{
+	struct session	*s;
+	uint32_t	 i;
+
+	if (relay.shutting)
+		fatalx("second SHUTDOWN from the parent");
+	log_info("the supervisor is stopping: telling every client");
+	relay.shutting = 1;
+	relay_listen_pause();
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &relay.sess[i];
+		switch (s->state) {
+		case SS_ADMITTED:
+		case SS_STARTING:
+			session_end(s, ERR_SHUTDOWN);
+			break;
+		case SS_RUNNING:
+			s->shutdown = 1;
+			if (!s->exit_queued && outbuf_empty(&s->out))
+				session_end(s, ERR_SHUTDOWN);
+			else
+				session_update_events(s);
+			break;
+		default:
+			break;
+		}
+	}
+	relay_shutdown_progress();
+}
+
+/* SHUTDOWN_DONE is owed once no client is left to tell. */
+void
+relay_shutdown_progress(void)
+{
+	uint32_t	 i;
+
+	if (!relay.shutting || relay.shutdown_told != 0)
+		return;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		switch (relay.sess[i].state) {
+		case SS_AUTH:
+		case SS_ADMITTED:
+		case SS_STARTING:
+		case SS_RUNNING:
+			return;
+		default:
+			break;
+		}
+	relay.shutdown_told = 1;
+	parent_flush();
 }
 
 static void
@@ -286,6 +400,7 @@ parent_handle(struct imsg *m)
 		    parent_code(m));
 		relay_send_error(s->cfd, (uint16_t)parent_code(m));
 		session_free(s);
+		relay_shutdown_progress();
 		break;
 	case IMSG_START_OK:
 		parent_start_ok(s, fd);
@@ -303,6 +418,9 @@ parent_handle(struct imsg *m)
 	case IMSG_CLOSED:
 		log_debug("session %u: closed, slot free", s->id);
 		session_free(s);
+		break;
+	case IMSG_SHUTDOWN:
+		relay_shutdown();
 		break;
 	default:
 		fatalx("session %u: unhandled %s", s->id,

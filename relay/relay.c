@@ -173,7 +173,7 @@ relay_listen_pause(void)
 void
 relay_listen_resume(void)
 {
-	if (!relay.listen_paused)
+	if (!relay.listen_paused || relay.shutting)
 		return;
 	relay.listen_paused = 0;
 	if (event_add(relay.ev_listen, NULL) == -1)

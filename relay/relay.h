@@ -26,7 +26,7 @@ struct session {
 	uint32_t		 id;		/* == slot index */
 	enum sess_state		 state;		/* relay's view */
 	int			 cfd;		/* client connection or -1 */
-	int			 sfd;		/* unit stream or -1 */
+	int			 sfd;		/* PTY master or -1 */
 
 	struct event		*ev_cread;
 	struct event		*ev_cwrite;
@@ -45,6 +45,11 @@ struct session {
 	int			 stream_eof;
 	int			 stream_dead;	/* writes fail: drop input */
 	int			 exit_queued;	/* exit frame in outbuf */
+	int			 shutdown;	/* supervisor stopping: flush, end */
+	struct winsize_req	 ws;		/* the terminal's size */
+	int			 ws_pending;	/* apply once the master is here */
+	uint8_t			 sigq[8];	/* signals for the parent */
+	size_t			 sigq_n;
 	size_t			 in_off;	/* input payload bytes sent */
 
 	uint64_t		 bytes_in;
@@ -66,6 +71,8 @@ struct relay {
 	struct event		*ev_listen;
 	struct event		*ev_resume;	/* deferred client_pump() */
 	int			 listen_paused;
+	int			 shutting;	/* IMSG_SHUTDOWN received */
+	int			 shutdown_told;	/* SHUTDOWN_DONE owed or sent */
 	uint64_t		 seq;
 	struct session		 sess[OPTY_MAX_SLOTS];
 };
@@ -103,11 +110,14 @@ void	 stream_read_cb(int, short, void *);
 void	 stream_write_cb(int, short, void *);
 int	 stream_push_input(struct session *);
 void	 stream_check_end(struct session *);
+void	 stream_resize(struct session *, const struct winsize_req *);
+void	 stream_signal(struct session *, uint8_t);
 
 /* parent.c */
 void	 relay_dispatch_parent(int, short, void *);
 void	 parent_write_cb(int, short, void *);
 void	 parent_resume_cb(int, short, void *);
 void	 parent_queue(struct session *, uint32_t);
+void	 relay_shutdown_progress(void);
 
 #endif

@@ -4,6 +4,7 @@
  * Runs once, as root, before the relay reads a single client byte;
  * every step is fatal on failure, so the relay never serves half-dropped.
  */
+#include <sys/ioctl.h>
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -183,6 +184,12 @@ sandbox_seccomp(void)
 	ALLOW(ctx, sendmsg);
 	ALLOW(ctx, sendto);
 	ALLOW(ctx, write);
+	/* A PTY master is not a socket: recv*(2) fail on it (ENOTSOCK). */
+	ALLOW(ctx, read);
+	/* The one ioctl: a session's window size, on its master. */
+	if ((rv = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+	    SCMP_A1(SCMP_CMP_EQ, TIOCSWINSZ))) < 0)
+		fatalx("seccomp allow ioctl TIOCSWINSZ: %s", strerror(-rv));
 	ALLOW(ctx, close);
 	ALLOW(ctx, epoll_wait);
 	ALLOW(ctx, epoll_pwait);

@@ -42,6 +42,11 @@ session_clear(struct session *s)
 	s->stream_eof = 0;
 	s->stream_dead = 0;
 	s->exit_queued = 0;
+	s->shutdown = 0;
+	s->ws.rows = WINSIZE_ROWS_DEFAULT;
+	s->ws.cols = WINSIZE_COLS_DEFAULT;
+	s->ws_pending = 0;
+	s->sigq_n = 0;
 	s->in_off = 0;
 	s->bytes_in = 0;
 	s->bytes_out = 0;
@@ -178,7 +183,10 @@ session_end(struct session *s, uint16_t code)
 		relay_send_error(s->cfd, code);
 	session_teardown(s);
 	s->state = SS_CLOSING;
+	s->sigq_n = 0;
 	parent_queue(s, IMSG_CLOSE_REQ);
+	if (relay.shutting)
+		relay_shutdown_progress();
 }
 
 /*
@@ -238,15 +246,16 @@ void
 session_update_events(struct session *s)
 {
 	int	live = session_live(s) && s->cfd != -1;
-	int	input_held = s->in.fr.ready && s->in.phase == INTAKE_INPUT;
+	int	input_held = s->in.fr.ready && s->in.fr.hdr.type == FRAME_INPUT;
 
 	ev_want(s->ev_cread, EV_READ, live && !s->in.fr.ready &&
-	    !s->in.failed && s->raw_off == s->raw_len && !s->exit_queued);
+	    !s->in.failed && s->raw_off == s->raw_len && !s->exit_queued &&
+	    !s->shutdown);
 	ev_want(s->ev_cgone, EV_CLOSED, live);
 	ev_want(s->ev_cwrite, EV_WRITE, live && !outbuf_empty(&s->out));
 	ev_want(s->ev_sread, EV_READ, live && s->sfd != -1 &&
 	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
-	    !s->exit_queued);
+	    !s->exit_queued && !s->shutdown);
 	ev_want(s->ev_swrite, EV_WRITE, live && s->sfd != -1 &&
 	    input_held && !s->stream_dead);
 }

@@ -1,7 +1,7 @@
 /*
- * stream.c: the unit side of a relay session: the relay's end of the
- * stream socketpair whose other end is the unit's stdin/stdout.  Runs in
- * the unprivileged, sandboxed relay.
+ * stream.c: the unit side of a relay session: the master of the PTY
+ * whose peer is the unit's terminal, made and handed over by the root
+ * parent.  Runs in the unprivileged, sandboxed relay.
  *
  * Bounds: at most one input frame (<= FRAME_MAX_INPUT bytes, held in the
  * frame reader) waits for the stream, and at most one output frame
@@ -9,11 +9,15 @@
  * stream is read only while the outbuf is empty, so output stalls at
  * the PTY when the client stops reading.
  *
- * Sends and receives use MSG_DONTWAIT instead of O_NONBLOCK, so the
- * relay needs no fcntl() in its sandbox and never depends on the file
- * status flags of a descriptor it was handed.
+ * The parent opened the master O_NONBLOCK (parent/pty.c), so plain
+ * read() and write() never block and the relay needs no fcntl() in its
+ * sandbox.  End of output is EIO on read once the last peer is closed
+ * (the command, its children and PID 1's copy); the kernel returns every
+ * byte still buffered before it.  The relay's one ioctl is TIOCSWINSZ,
+ * the only one its seccomp filter lets through (sandbox.c).
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <errno.h>
@@ -45,8 +49,7 @@ stream_push_input(struct session *s)
 	if (s->sfd == -1)
 		return 0;		/* unit not running yet */
 	while (s->in_off < len) {
-		n = send(s->sfd, p + s->in_off, len - s->in_off,
-		    MSG_DONTWAIT | MSG_NOSIGNAL);
+		n = write(s->sfd, p + s->in_off, len - s->in_off);
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
@@ -122,12 +125,13 @@ stream_read_cb(int fd, short what, void *arg)
 		return;
 	}
 	do {
-		n = recv(s->sfd, p, room, MSG_DONTWAIT);
+		n = read(s->sfd, p, room);
 	} while (n == -1 && errno == EINTR);
 	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return;
 	if (n <= 0) {
-		if (n == -1)
+		/* EIO: no peer left, nothing buffered: the end of output. */
+		if (n == -1 && errno != EIO)
 			log_debug("session %u: stream read: %s", s->id,
 			    strerror(errno));
 		log_debug("session %u: stream at EOF", s->id);
@@ -141,4 +145,51 @@ stream_read_cb(int fd, short what, void *arg)
 		fatalx("session %u: output buffer busy", s->id);
 	s->bytes_out += (uint64_t)n;
 	client_flush(s);
+}
+
+/*
+ * The terminal's size: carried by the start request until the unit
+ * runs, then set on the master, which makes the kernel send SIGWINCH to
+ * the command's foreground process group.
+ */
+void
+stream_resize(struct session *s, const struct winsize_req *ws)
+{
+	struct winsize	w;
+
+	s->ws = *ws;
+	if (s->sfd == -1) {
+		s->ws_pending = s->start_sent;
+		return;
+	}
+	s->ws_pending = 0;
+	memset(&w, 0, sizeof(w));
+	w.ws_row = ws->rows;
+	w.ws_col = ws->cols;
+	if (ioctl(s->sfd, TIOCSWINSZ, &w) == -1)
+		log_debug("session %u: TIOCSWINSZ: %s", s->id,
+		    strerror(errno));
+}
+
+/* Refusals any client can cause, one line each, within a limit. */
+static struct log_limit	signal_dropped;
+
+/*
+ * A signal for the command goes to the parent, which asks PID 1 to
+ * deliver it to the unit's main process; until the unit runs it waits
+ * here.  The queue is short: a client that floods signals loses the
+ * surplus, not the relay's memory.
+ */
+void
+stream_signal(struct session *s, uint8_t sig)
+{
+	if (s->sigq_n == sizeof(s->sigq)) {
+		log_info_limited(&signal_dropped, "session %u: signal %u "
+		    "dropped: %zu already waiting", s->id, sig,
+		    sizeof(s->sigq));
+		return;
+	}
+	s->sigq[s->sigq_n++] = sig;
+	if (s->state == SS_RUNNING && s->pending == 0)
+		parent_queue(s, IMSG_SIGNAL_REQ);
 }

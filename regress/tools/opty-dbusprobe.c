@@ -215,7 +215,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	p->unit = name;
 	p->stream = sp[0];
 	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
-	    .stream_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
+	    .tty_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
 	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {
 		errno = 0;

@@ -122,7 +122,7 @@ mkin(struct fixture *f, uint32_t runtime, int private_pids)
 {
 	struct props_in	in = {
 		.name = NAME, .runtime_sec = runtime,
-		.stream_fd = f->stream[0], .dirsock_fd = f->dir,
+		.tty_fd = f->stream[0], .dirsock_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
 		.private_pids = private_pids,
 	};
@@ -444,7 +444,7 @@ test_bad_input(void **state)
 	in = mkin(f, 3601, 0);
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	in = mkin(f, 0, 0);
-	in.stream_fd = -1;
+	in.tty_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
 	in = mkin(f, 0, 0);
 	in.dirsock_fd = -1;

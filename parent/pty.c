@@ -1,0 +1,107 @@
+/*
+ * pty.c: each session's terminal, made by the root parent as sshd's
+ * monitor makes one (trust level: root parent).  The master is opened
+ * here, the peer taken from it with TIOCGPTPEER (no path is looked up,
+ * so no name in /dev/pts can be raced), the first window size set, and
+ * the peer given to the session user with the tty group.  The peer goes
+ * to the unit as its terminal, the master to the relay; the parent keeps
+ * neither once the unit's start is decided (start.c).
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "proto/log.h"
+#include "parent/pty.h"
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER	_IO('T', 0x41)	/* Linux 4.13 */
+#endif
+
+#define PTY_PEER_MODE	0620
+
+/*
+ * Non-blocking master: the relay reads and writes it from its event
+ * loop and has no fcntl() in its sandbox.  The peer stays blocking, as
+ * a command expects of its terminal.
+ */
+static int
+pty_master(int *peerp)
+{
+	int	 master, unlock = 0;
+
+	*peerp = -1;
+	if ((master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC |
+	    O_NONBLOCK)) == -1)
+		return -1;
+	if (ioctl(master, TIOCSPTLCK, &unlock) == -1 ||
+	    (*peerp = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY |
+	    O_CLOEXEC)) == -1) {
+		*peerp = -1;
+		close(master);
+		return -1;
+	}
+	return master;
+}
+
+int
+pty_open(const struct pty_spec *ps, int *peerp)
+{
+	struct winsize	 ws;
+	struct stat	 st;
+	int		 master, peer, saved;
+
+	if ((master = pty_master(&peer)) == -1)
+		return -1;
+	memset(&ws, 0, sizeof(ws));
+	ws.ws_row = ps->rows;
+	ws.ws_col = ps->cols;
+	if (ioctl(master, TIOCSWINSZ, &ws) == -1 ||
+	    fchown(peer, ps->uid, ps->tty_gid) == -1 ||
+	    fchmod(peer, PTY_PEER_MODE) == -1 || fstat(peer, &st) == -1)
+		goto fail;
+	/* What the command will be given, read back from the kernel. */
+	if (!S_ISCHR(st.st_mode) || st.st_uid != ps->uid ||
+	    st.st_gid != ps->tty_gid ||
+	    (st.st_mode & 07777) != PTY_PEER_MODE) {
+		errno = EPERM;
+		goto fail;
+	}
+	*peerp = peer;
+	return master;
+fail:
+	saved = errno;
+	close(peer);
+	close(master);
+	errno = saved;
+	return -1;
+}
+
+/*
+ * Start-up: the group of terminals, and proof that this kernel and this
+ * unit's /dev can make one (TIOCGPTPEER is Linux 4.13).  Refused here,
+ * with the reason, rather than at the first session.
+ */
+gid_t
+pty_check(void)
+{
+	struct group	*gr;
+	int		 master, peer;
+
+	if ((gr = getgrnam(PTY_GROUP)) == NULL)
+		fatalx("group %s not found: the session's terminal is given "
+		    "to it", PTY_GROUP);
+	if ((master = pty_master(&peer)) == -1)
+		fatal("a terminal cannot be made (/dev/ptmx, TIOCGPTPEER: "
+		    "Linux >= 4.13 is required)");
+	close(peer);
+	close(master);
+	return gr->gr_gid;
+}
