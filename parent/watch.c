@@ -83,19 +83,17 @@ session_stop(struct session *s)
 		    strerror(-r));
 }
 
+/*
+ * The command's end, told to the relay as soon as the unit is inactive
+ * or failed (its cgroup empty, nothing left to write to the terminal):
+ * the relay sends the exit frame once it has read the master dry.  The
+ * slot stays taken until the unit is confirmed gone.
+ */
 static void
-session_gone(struct session *s)
+session_report_exit(struct session *s)
 {
 	struct imsg_exit	 ex;
 
-	log_info("session %u: unit %s gone (result %s, code %d, status %d)",
-	    s->sid, s->unit, s->result.result, s->result.exec_code,
-	    s->result.exec_status);
-	s->unit_made = 0;
-	if (s->state == SS_CLOSING) {
-		session_closed(s);
-		return;
-	}
 	if (s->relay_end != -1) {
 		close(s->relay_end);
 		s->relay_end = -1;
@@ -106,6 +104,30 @@ session_gone(struct session *s)
 	memcpy(ex.result, s->result.result, sizeof(ex.result) - 1);
 	s->state = SS_ENDED;
 	parent_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
+}
+
+static void
+session_gone(struct session *s)
+{
+	log_info("session %u: unit %s gone (result %s, code %d, status %d)",
+	    s->sid, s->unit, s->result.result, s->result.exec_code,
+	    s->result.exec_status);
+	s->unit_made = 0;
+	if (s->state == SS_CLOSING) {
+		session_closed(s);
+		return;
+	}
+	/* Reported already: the relay's close request frees the slot. */
+	if (s->state != SS_ENDED)
+		session_report_exit(s);
+}
+
+/* No process of the unit is left: inactive, failed or collected. */
+static int
+unit_quiet(const struct unit_state *st)
+{
+	return !st->loaded || strcmp(st->active, "inactive") == 0 ||
+	    strcmp(st->active, "failed") == 0;
 }
 
 /* The stream goes to the relay as soon as systemd took the unit. */
@@ -157,6 +179,8 @@ session_decide(struct session *s, const struct unit_state *st)
 {
 	if (!s->exited && main_exited(st))
 		session_record_exit(s, st);
+	if (s->exited && s->state == SS_RUNNING && unit_quiet(st))
+		session_report_exit(s);
 	if (s->exited && !s->stopping) {
 		if (strcmp(st->active, "failed") == 0) {
 			s->stopping = 1;
