@@ -113,6 +113,6 @@ parent_drop_privileges(void)
 	caps_io(1, data);
 	check_dropped();
 	log_info("capabilities kept: cap_chown only (effective, permitted "
-	    "and bounding; inheritable and ambient sets empty), for the "
-	    "session terminals; securebits %#lx locked", PARENT_SECUREBITS);
+	    "and bounding sets, for the session terminals; inheritable and "
+	    "ambient sets empty); securebits %#lx locked", PARENT_SECUREBITS);
 }

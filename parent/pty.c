@@ -51,23 +51,54 @@ pty_master(int *peerp)
 	return master;
 }
 
+/*
+ * The kernel's defaults for a new terminal, plus what systemd gives a
+ * service's terminal and node-pty gives its own: IUTF8, so that line
+ * editing erases a whole UTF-8 character, and IMAXBEL.
+ */
+static int
+pty_termios(int peer)
+{
+	struct termios	t;
+
+	if (tcgetattr(peer, &t) == -1)
+		return -1;
+	t.c_iflag |= IUTF8 | IMAXBEL;
+	return tcsetattr(peer, TCSANOW, &t);
+}
+
+/* On failure *whatp names the step, for the caller's log line. */
 int
-pty_open(const struct pty_spec *ps, int *peerp)
+pty_open(const struct pty_spec *ps, int *peerp, const char **whatp)
 {
 	struct winsize	 ws;
 	struct stat	 st;
 	int		 master, peer, saved;
 
+	*whatp = "/dev/ptmx, TIOCGPTPEER";
 	if ((master = pty_master(&peer)) == -1)
 		return -1;
 	memset(&ws, 0, sizeof(ws));
 	ws.ws_row = ps->rows;
 	ws.ws_col = ps->cols;
-	if (ioctl(master, TIOCSWINSZ, &ws) == -1 ||
-	    fchown(peer, ps->uid, ps->tty_gid) == -1 ||
-	    fchmod(peer, PTY_PEER_MODE) == -1 || fstat(peer, &st) == -1)
+	*whatp = "TIOCSWINSZ";
+	if (ioctl(master, TIOCSWINSZ, &ws) == -1)
+		goto fail;
+	*whatp = "termios";
+	if (pty_termios(peer) == -1)
+		goto fail;
+	/* The mode first: once the user owns it, only CAP_FOWNER could. */
+	*whatp = "fchmod";
+	if (fchmod(peer, PTY_PEER_MODE) == -1)
+		goto fail;
+	*whatp = "fchown";
+	if (fchown(peer, ps->uid, ps->tty_gid) == -1)
+		goto fail;
+	*whatp = "fstat";
+	if (fstat(peer, &st) == -1)
 		goto fail;
 	/* What the command will be given, read back from the kernel. */
+	*whatp = "the peer's owner or mode read back";
 	if (!S_ISCHR(st.st_mode) || st.st_uid != ps->uid ||
 	    st.st_gid != ps->tty_gid ||
 	    (st.st_mode & 07777) != PTY_PEER_MODE) {

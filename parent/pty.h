@@ -18,7 +18,7 @@ struct pty_spec {
 };
 
 /* The master (non-blocking); *peerp the terminal for the unit. */
-int	pty_open(const struct pty_spec *, int *);
+int	pty_open(const struct pty_spec *, int *, const char **);
 gid_t	pty_check(void);
 
 #endif

@@ -37,6 +37,7 @@ start_prepare(struct session *s, const struct start_args *a, int dirfd)
 {
 	struct unit_spec	 spec;
 	struct pty_spec		 ps;
+	const char		*what;
 	int			 master, peer, ds, r;
 
 	memset(&ps, 0, sizeof(ps));
@@ -44,8 +45,8 @@ start_prepare(struct session *s, const struct start_args *a, int dirfd)
 	ps.cols = a->fixed.cols;
 	ps.uid = parent->user_uid;
 	ps.tty_gid = parent->tty_gid;
-	if ((master = pty_open(&ps, &peer)) == -1) {
-		log_warn("session %u: terminal", s->sid);
+	if ((master = pty_open(&ps, &peer, &what)) == -1) {
+		log_warn("session %u: terminal: %s", s->sid, what);
 		return ERR_INTERNAL;
 	}
 	/* systemd 262 refuses a directory as a unit's stderr: a socket. */

@@ -82,6 +82,19 @@ scenario wrong-state "not allowed in this state (type CLOSE_REQ, session 5, stat
 scenario wrong-direction "message type sent in wrong direction"
 scenario second-start "not allowed in this state (type START_REQ, session 2, state STARTING)" client
 scenario unterminated "malformed START_REQ (session 7)" client
+# The terminal (issue 16): the window size rides only in START_REQ, a
+# signal only for a running session and only from the fixed set, and
+# SHUTDOWN_DONE only as the answer to a shutdown, on session id 0.
+scenario winsize-zero "malformed START_REQ (session 6)" client
+scenario winsize-big "malformed START_REQ (session 6)" client
+scenario start-reserved "malformed START_REQ (session 6)" client
+scenario resize-closed "not allowed in this state (type START_REQ, session 8, state FREE)" client
+scenario signal-free "not allowed in this state (type SIGNAL_REQ, session 4, state FREE)"
+scenario signal-admitted "not allowed in this state (type SIGNAL_REQ, session 3, state ADMITTED)" client
+scenario signal-bad "signal 11 is not in the allowed set (session 9)" client
+scenario signal-long "payload size not allowed for type"
+scenario shutdown-done-early "SHUTDOWN_DONE without a shutdown"
+scenario shutdown-done-sid "session id out of range"
 # Not a violation by itself: the parent holds the relay to 16 sessions
 # (ERR_BUSY = 3); the scenario then ends with a CLOSE_REQ on a FREE slot.
 scenario session-cap "session-cap: 16 admitted, the next denied with code 3" client

@@ -114,16 +114,14 @@ oracle_sup() {
 	sup_code=$1 sup_status=$2 sup_result=$3
 }
 
-# oracle_want_status RELATION: the supervisor's exit frame that the
-# reference's status maps to, in want_code/want_status/want_result.
-# script(1) -e turns a signal N into exit 128+N, which systemd reports
-# as code=exited, Result=exit-code, whatever the reference's Result was
-# (systemd counts SIGTERM, SIGINT, SIGHUP and SIGPIPE as clean).
+# oracle_want_status: the supervisor's exit frame must carry exactly the
+# reference's status: the command is the unit's main process on both
+# paths (the launcher execs it), so ExecMainCode, ExecMainStatus and
+# Result are the command's own, a death by signal included.
 oracle_want_status() {
 	case $ref_code in
-	1) want_code=1 want_status=$ref_status want_result=$ref_result ;;
-	2|3) want_code=1 want_status=$((128 + ref_status))
-	    want_result=exit-code ;;
+	1|2|3) want_code=$ref_code want_status=$ref_status
+	    want_result=$ref_result ;;
 	*) want_code=x want_status=x want_result=x ;;
 	esac
 }
@@ -159,20 +157,16 @@ oracle_expect() {
 	cp "$tmp/ref.cmp" "$tmp/ref.raw"
 	case $1 in
 	same) ;;
-	signal:*)
-		# The outer `sh -c` that script(1) adds reports the death.
-		printf '%s\r\n' "${1#signal:}" >> "$tmp/ref.cmp" ;;
 	env-order)
 		# The environ order is the order systemd merged it in.
 		sort "$tmp/sup.raw" > "$tmp/sup.cmp"
 		sort "$tmp/ref.raw" > "$tmp/ref.cmp" ;;
 	termios)
-		# The window size is not compared; systemd's reset sets
-		# imaxbel and iutf8 on the reference's PTY.
+		# The window size is not compared: the reference's is set
+		# by systemd-run after the unit starts (docs/ORACLE.md).
 		sed -e '1s/rows [0-9]*; columns [0-9]*;/rows -; columns -;/' \
 		    "$tmp/sup.raw" > "$tmp/sup.cmp"
 		sed -e '1s/rows [0-9]*; columns [0-9]*;/rows -; columns -;/' \
-		    -e 's/ imaxbel iutf8\r$/ -imaxbel -iutf8\r/' \
 		    "$tmp/ref.raw" > "$tmp/ref.cmp" ;;
 	sigign)
 		# The reference inherits glibc's reserved signals 32 and 33
@@ -202,6 +196,17 @@ row() {
 	t2=$(date +%s%N)
 	oracle_want_status
 	oracle_expect "$rel" || ok=0
+	# systemd-run's forwarder was seen to lose the end of a stream of
+	# small writes (13475 of 13890 bytes, once, on 254): a reference
+	# that differs is run once more before the row is judged.  The
+	# supervisor's side is never run again.
+	if [ $ok = 1 ] && ! cmp -s "$tmp/sup.cmp" "$tmp/ref.cmp"; then
+		echo "  $name: the reference differs; running it once more"
+		oracle_ref "opty-oracle-$oracle_n-again.service" "$input" \
+		    "$@" || ok=0
+		oracle_want_status
+		oracle_expect "$rel" || ok=0
+	fi
 	if ! cmp -s "$tmp/sup.cmp" "$tmp/ref.cmp"; then
 		ok=0
 		cmp "$tmp/sup.cmp" "$tmp/ref.cmp" 2>&1 | sed 's/^/  /'

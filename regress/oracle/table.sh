@@ -6,12 +6,9 @@
 #	row NAME RELATION INPUT ARGV...
 #
 # RELATION is what may differ, each justified in docs/ORACLE.md:
-#	same		nothing: identical bytes, mapped status
-#	signal:MSG	the supervisor's output ends with MSG CR LF more, the
-#			report of script(1)'s `sh -c` on a death by signal
+#	same		nothing: identical bytes, identical status
 #	env-order	the same lines in another order
-#	termios		stty -a without the window size; the reference's
-#			iutf8 and imaxbel come from systemd
+#	termios		stty -a without the window size
 # INPUT is typed once the command runs ('' for none).  ARGV is passed
 # verbatim: '$' is not expanded by systemd on either path.  Absolute
 # paths, so the reference can tell when the command itself runs.
@@ -45,12 +42,13 @@ row large	same '' /usr/bin/seq 1 1200000
 # Exit status.
 row exit-0	same '' /bin/sh -c 'echo zero; exit 0'
 row exit-1	same '' /bin/false
+row exit-3	same '' /bin/sh -c 'exit 3'
 row exit-7	same '' /bin/sh -c 'echo seven; exit 7'
 row exit-255	same '' /bin/sh -c 'exit 255'
-row sigterm	signal:Terminated '' /bin/sh -c 'echo before; kill -TERM $$'
-row sigkill	signal:Killed '' /bin/sh -c 'echo before; kill -KILL $$'
-row sigsegv	'signal:Segmentation fault' '' /bin/sh -c 'kill -SEGV $$'
-row segv-fault	'signal:Segmentation fault' '' /usr/bin/python3 -c \
+row sigterm	same '' /bin/sh -c 'echo before; kill -TERM $$'
+row sigkill	same '' /bin/sh -c 'echo before; kill -KILL $$'
+row sigsegv	same '' /bin/sh -c 'kill -SEGV $$'
+row segv-fault	same '' /usr/bin/python3 -c \
     'import ctypes; ctypes.string_at(0)'
 
 # Input typed into the PTY: echoed by the line discipline, ^D is EOF.

@@ -155,7 +155,8 @@ session_cap(void)
 }
 
 static size_t
-start_payload(uint8_t *buf, size_t len, int terminated)
+start_payload_sized(uint8_t *buf, size_t len, int terminated,
+    uint16_t rows, uint16_t cols, uint32_t zero)
 {
 	struct msg_start	 ms;
 	struct stat		 st;
@@ -167,11 +168,104 @@ start_payload(uint8_t *buf, size_t len, int terminated)
 	ms.dev = st.st_dev;
 	ms.ino = st.st_ino;
 	ms.argc = 2;
+	ms.rows = rows;
+	ms.cols = cols;
+	ms.zero = zero;
 	if (len < sizeof(ms) + sizeof(arg))
 		exit(2);
 	memcpy(buf, &ms, sizeof(ms));
 	memcpy(buf + sizeof(ms), arg, sizeof(arg));
 	return sizeof(ms) + sizeof(arg) - (terminated ? 0 : 1);
+}
+
+static size_t
+start_payload(uint8_t *buf, size_t len, int terminated)
+{
+	return start_payload_sized(buf, len, terminated, 24, 80, 0);
+}
+
+static void
+signal_send(uint32_t sid, uint32_t signo)
+{
+	struct imsg_signal	 sg;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.signo = signo;
+	raw_send(IMSG_SIGNAL_REQ, sizeof(sg), sid, &sg, sizeof(sg), NULL, 0);
+}
+
+/* A session of the real client whose unit runs: START_OK received. */
+static void
+running_session(uint32_t sid)
+{
+	uint8_t			 buf[256];
+	const struct imsg	*m;
+	size_t			 n;
+	int			 fd = any_fd();
+
+	admit_real_client(sid);
+	n = start_payload(buf, sizeof(buf), 1);
+	raw_send(IMSG_START_REQ, n, sid, buf, n, &fd, 1);
+	close(fd);
+	m = wait_reply(IMSG_START_OK);
+	if (m->fd != -1)
+		close(m->fd);
+}
+
+/*
+ * The terminal's size reaches the parent only inside START_REQ (after
+ * the start the relay sets it on the master it holds): a size out of
+ * range, a non-zero reserved field, and a start carrying a size for a
+ * session already closed are each a table violation.
+ */
+static int
+scenario_tty(const char *name)
+{
+	uint8_t			 buf[256];
+	struct imsg_close	 cl;
+	size_t			 n;
+	int			 fd = any_fd();
+
+	memset(&cl, 0, sizeof(cl));
+	if (strcmp(name, "winsize-zero") == 0) {
+		admit_real_client(6);
+		n = start_payload_sized(buf, sizeof(buf), 1, 0, 80, 0);
+		raw_send(IMSG_START_REQ, n, 6, buf, n, &fd, 1);
+	} else if (strcmp(name, "winsize-big") == 0) {
+		admit_real_client(6);
+		n = start_payload_sized(buf, sizeof(buf), 1, 24, 4097, 0);
+		raw_send(IMSG_START_REQ, n, 6, buf, n, &fd, 1);
+	} else if (strcmp(name, "start-reserved") == 0) {
+		admit_real_client(6);
+		n = start_payload_sized(buf, sizeof(buf), 1, 24, 80, 1);
+		raw_send(IMSG_START_REQ, n, 6, buf, n, &fd, 1);
+	} else if (strcmp(name, "resize-closed") == 0) {
+		admit_real_client(8);
+		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 8, &cl, sizeof(cl), NULL,
+		    0);
+		(void)wait_reply(IMSG_CLOSED);
+		n = start_payload_sized(buf, sizeof(buf), 1, 50, 132, 0);
+		raw_send(IMSG_START_REQ, n, 8, buf, n, &fd, 1);
+	} else if (strcmp(name, "signal-free") == 0)
+		signal_send(4, 2);
+	else if (strcmp(name, "signal-admitted") == 0) {
+		admit_real_client(3);
+		signal_send(3, 2);
+	} else if (strcmp(name, "signal-bad") == 0) {
+		running_session(9);
+		signal_send(9, 11);
+	} else if (strcmp(name, "signal-long") == 0)
+		raw_send(IMSG_SIGNAL_REQ, 8, 0, buf, 8, NULL, 0);
+	else if (strcmp(name, "shutdown-done-early") == 0)
+		raw_send(IMSG_SHUTDOWN_DONE, 0, 0, NULL, 0, NULL, 0);
+	else if (strcmp(name, "shutdown-done-sid") == 0)
+		raw_send(IMSG_SHUTDOWN_DONE, 0, 3, NULL, 0, NULL, 0);
+	else {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	return 1;
 }
 
 static void
@@ -225,7 +319,7 @@ scenario(const char *name)
 		raw_send(IMSG_START_REQ, n, 7, buf, n, &fd, 1);
 	} else if (strcmp(name, "session-cap") == 0)
 		session_cap();
-	else {
+	else if (!scenario_tty(name)) {
 		dprintf(2, "forged-relay: unknown scenario %s\n", name);
 		exit(2);
 	}

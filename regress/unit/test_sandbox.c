@@ -6,6 +6,7 @@
  * failure with a message, never a skip.
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -239,6 +241,37 @@ try_fcntl(void *arg)
 	return 100;
 }
 
+/* Every ioctl but TIOCSWINSZ: TIOCSTI would type into a terminal. */
+static int
+try_ioctl_tiocsti(void *arg)
+{
+	char	c = 'x';
+
+	(void)arg;
+	syscall(SYS_ioctl, 0, TIOCSTI, &c);
+	return 100;
+}
+
+static int
+try_ioctl_tcgets(void *arg)
+{
+	struct termios	t;
+
+	(void)arg;
+	syscall(SYS_ioctl, 0, TCGETS, &t);
+	return 100;
+}
+
+static int
+try_ioctl_fionbio(void *arg)
+{
+	int	on = 1;
+
+	(void)arg;
+	syscall(SYS_ioctl, 0, FIONBIO, &on);
+	return 100;
+}
+
 /*
  * Path-taking calls on a directory descriptor opened before the drop
  * (as the relay holds a client's directory for a moment): none may
@@ -323,6 +356,9 @@ static const struct forbidden forbidden[] = {
 	{ "clone (fork)", try_fork },
 	{ "mmap PROT_EXEC", try_mmap_exec },
 	{ "fcntl", try_fcntl },
+	{ "ioctl TIOCSTI", try_ioctl_tiocsti },
+	{ "ioctl TCGETS", try_ioctl_tcgets },
+	{ "ioctl FIONBIO", try_ioctl_fionbio },
 	{ "newfstatat(dirfd, name, 0)", try_newfstatat_name },
 	{ "newfstatat(dirfd, name, AT_EMPTY_PATH)",
 	    try_newfstatat_emptypath_name },
@@ -381,6 +417,7 @@ test_mprotect_exec_kills(void **state)
 }
 
 struct allowed_ctx {
+	int			 master;	/* a PTY master */
 	int			 pipefd[2];
 	int			 sp[2];
 	struct event_base	*base;
@@ -406,9 +443,15 @@ do_allowed(void *arg)
 	struct iovec		 iov;
 	char			 b = 'x', r = 0;
 	void			*big;
+	struct winsize		 ws = { 30, 100, 0, 0 };
 
 	if (write(c->pipefd[1], "x", 1) != 1)
 		return 1;
+	/* The relay's one ioctl, on a PTY master made before the drop. */
+	if (ioctl(c->master, TIOCSWINSZ, &ws) == -1)
+		return 7;
+	if (read(c->master, &r, 0) != 0)
+		return 8;
 	/* A log line is one write(2): no stat, seek or ioctl first. */
 	log_info("test_sandbox: a log line from inside the filter");
 	memset(&mh, 0, sizeof(mh));
@@ -441,6 +484,8 @@ test_allowed_calls_work(void **state)
 
 	(void)state;
 	memset(&c, 0, sizeof(c));
+	assert_true((c.master = posix_openpt(O_RDWR | O_NOCTTY |
+	    O_CLOEXEC)) != -1);
 	assert_int_equal(pipe2(c.pipefd, O_CLOEXEC), 0);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    c.sp), 0);
@@ -457,6 +502,7 @@ test_allowed_calls_work(void **state)
 	close(c.pipefd[1]);
 	close(c.sp[0]);
 	close(c.sp[1]);
+	close(c.master);
 }
 
 /* The child reports ready, then waits for the parent to look at it. */
