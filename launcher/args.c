@@ -1,9 +1,8 @@
 /*
  * args.c: the encoded argument vector of the launcher (session user).
- * Both stages run every argument through the same canonical decoder
- * before doing anything with any of them; stage 1 joins the encoded
- * forms with single spaces (the grammar has none) and stage 2 splits
- * them again, accepting only exactly that join.
+ * systemd hands the launcher the encoded arguments as its own argv;
+ * every one of them goes through the canonical decoder before any is
+ * used, and a single refusal stops the session.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,65 +29,6 @@ args_check(int n, char *const enc[], struct argfault *af)
 		}
 	}
 	return 0;
-}
-
-/*
- * Only for arguments args_check() accepted: each is at most
- * ARG_ENC_MAX bytes and there are at most START_MAX_ARGS, so the
- * running length below cannot wrap.
- */
-int
-args_join(int n, char *const enc[], char *out, size_t outsz)
-{
-	size_t	o, len;
-	int	i;
-
-	if (outsz == 0)
-		return -1;
-	o = 0;
-	for (i = 0; i < n; i++) {
-		len = strlen(enc[i]);
-		if (i > 0) {
-			if (outsz - o < 2)
-				return -1;
-			out[o++] = ' ';
-		}
-		if (len >= outsz - o)
-			return -1;
-		memcpy(out + o, enc[i], len);
-		o += len;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
-/*
- * Splits s in place at single spaces.  An empty field (leading,
- * trailing or doubled space) cannot come from args_join(): refuse it
- * rather than guess.  Returns the count, or -1.
- */
-int
-args_split(char *s, char *vec[], int max)
-{
-	char	*p, *sp;
-	int	 n;
-
-	n = 0;
-	p = s;
-	for (;;) {
-		if (n == max)
-			return -1;
-		sp = strchr(p, ' ');
-		if (sp == p || *p == '\0')
-			return -1;
-		vec[n++] = p;
-		if (sp == NULL)
-			break;
-		*sp = '\0';
-		p = sp + 1;
-	}
-	vec[n] = NULL;
-	return n;
 }
 
 void

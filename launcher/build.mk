@@ -3,17 +3,16 @@
 # opty-argenc test tool.
 
 LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
-			   launcher/env.c launcher/user.c launcher/sigreset.c \
-			   proto/argcodec.c
+			   launcher/env.c launcher/sigreset.c proto/argcodec.c
 
 PROGS			+= opencode-pty-launcher
-# Not pure: they act on the process (re-anchoring, Landlock), and the
-# unit test runs them in forked children.
-LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/landlock.c \
-			   proto/landlock.c proto/dirsock.c proto/cmsgfd.c
+# Not pure: they act on the process (re-anchoring, the terminal,
+# Landlock), and the unit test runs them in forked children.
+LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/tty.c \
+			   launcher/landlock.c proto/landlock.c proto/dirsock.c \
+			   proto/cmsgfd.c
 
-opencode-pty-launcher_SRCS := launcher/main.c launcher/stage1.c \
-			   launcher/stage2.c launcher/fail.c launcher/fds.c \
+opencode-pty-launcher_SRCS := launcher/main.c launcher/fail.c \
 			   $(LAUNCHER_SYS_SRCS) $(LAUNCHER_PURE_SRCS)
 opencode-pty-launcher_LIBS :=
 

@@ -1,13 +1,30 @@
 /*
- * env.c: builds the command's whole environment (session user, inside
- * the PTY).  Nothing is inherited: the six variables are fixed but for
- * the user's name and home, which come from the password database for
- * the real uid, never from the environment we were given.
+ * env.c: who the command runs as and its whole environment (session
+ * user).  The unit's User= already decides who we are; user_match()
+ * refuses to build an environment for anyone else, so a launcher
+ * started by mistake under another identity stops instead of running a
+ * command as that identity with a HOME that is not its own.  Nothing is
+ * inherited: the six variables are fixed but for the user's name and
+ * home, which come from the password database for the real uid, never
+ * from the environment systemd gave us.
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "launcher/launcher.h"
+
+int
+user_match(const struct passwd *pw, uid_t uid, const char *want)
+{
+	if (pw == NULL || pw->pw_name == NULL || pw->pw_dir == NULL)
+		return -1;
+	if (pw->pw_uid != uid)
+		return -1;
+	if (strcmp(pw->pw_name, want) != 0)
+		return -1;
+	return 0;
+}
 
 static int
 env_set(struct fixedenv *fe, int i, const char *name, const char *value)

@@ -1,9 +1,9 @@
 /*
  * fail.c: the launcher's only way to give up (session user).  One line,
- * "opencode-pty-launcher: <reason>", on a descriptor the current stage
- * chose, then a status that names the failure class.  Before stage 1
- * has replaced fd 2 that is fd 1, the stream: fd 2 is then the socket
- * that carries the approved directory, which nobody reads.
+ * "opencode-pty-launcher: <reason>", on the terminal, then a status that
+ * names the failure class.  Until fd 2 has been replaced that line goes
+ * to fd 1: fd 2 is then the socket that carries the approved directory,
+ * which nobody reads.
  */
 #include <errno.h>
 #include <stdarg.h>

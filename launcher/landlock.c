@@ -1,6 +1,6 @@
 /*
- * landlock.c: the Landlock domain of a session (session user, in stage 1
- * of the launcher, before script(1) and the command exist).
+ * landlock.c: the Landlock domain of a session (session user, in the
+ * launcher, before the command exists).
  *
  * The domain exists for what Landlock does to any process inside one:
  * ptrace-class access (ptrace, pidfd_getfd, process_vm_readv/writev,

@@ -1,6 +1,6 @@
 /*
  * landlock.h: the Landlock domain every session runs in (session user,
- * stage 1 of the launcher).  Self-contained: libc and raw syscalls only,
+ * the launcher).  Self-contained: libc and raw syscalls only,
  * no <linux/landlock.h>, whose Debian 12 copy lacks the newer fields.
  * See docs/LAUNCHER.md, "Landlock".
  */

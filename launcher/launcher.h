@@ -1,8 +1,10 @@
 /*
  * launcher.h: opencode-pty-launcher, the ExecStart of every session
- * unit.  It runs as the session user with the stream socket on fd 0/1
- * and a socket carrying the approved directory on fd 2 (proto/dirsock.h);
- * nothing it reads is trusted more than the session user is.  See
+ * unit.  It runs as the session user with the slave of the session's
+ * PTY on fd 0/1 (allocated by the root parent) and a socket carrying
+ * the approved directory on fd 2 (proto/dirsock.h); nothing it reads is
+ * trusted more than the session user is.  It ends in the command's
+ * execve: the command is the unit's main process.  See
  * docs/LAUNCHER.md.
  */
 #ifndef OPTY_LAUNCHER_H
@@ -16,36 +18,26 @@
 #include "proto/frame.h"
 
 #define LAUNCHER_NAME		"opencode-pty-launcher"
-#define LAUNCHER_EXEC_FLAG	"--exec"
-#define LAUNCHER_ARGV_VAR	"OPTY_ARGV"
-#define LAUNCHER_SELF_FD	3
-#define LAUNCHER_SELF_EXE	"/proc/self/exe"
-#define LAUNCHER_SCRIPT		"/usr/bin/script"
-#define LAUNCHER_SCRIPT_SHELL	"SHELL=/bin/sh"
-#define LAUNCHER_INNER		"/bin/sh -i -c 'exec /proc/self/fd/3 --exec'"
 #define LAUNCHER_PATH		"/usr/local/bin:/usr/bin:/bin"
 #define LAUNCHER_LANG		"C.UTF-8"
 #define LAUNCHER_TERM		"xterm-256color"
 
 /*
- * The kernel refuses any single argv/environment string longer than
- * MAX_ARG_STRLEN (32 pages; 4 KiB pages are the smallest we run on).
+ * Exit statuses, one per failure class (docs/LAUNCHER.md).  67 and 68
+ * (the seeds' fd-3 self binding and script(1)) are retired: never
+ * reused, so a status always names one class.
  */
-#define LAUNCHER_ENVSTR_MAX	(32 * 4096)
-
-/* Exit statuses, one per failure class (docs/LAUNCHER.md). */
 enum launcher_exit {
 	LX_USAGE = 64,		/* argument count or encoding */
-	LX_CHDIR = 65,		/* fchdir to the directory descriptor */
-	LX_ENV = 66,		/* environment: OPTY_ARGV, fixed set */
-	LX_SELF = 67,		/* binding the running image to fd 3 */
-	LX_SCRIPT = 68,		/* execve of /usr/bin/script */
+	LX_CHDIR = 65,		/* the directory's socket, fchdir */
+	LX_ENV = 66,		/* the fixed environment, memory */
 	LX_USER = 69,		/* not running as OPTY_USER */
 	LX_NOTFOUND = 70,	/* command not found in the fixed PATH */
-	LX_EXEC = 71,		/* execve of the command */
+	LX_EXEC = 71,		/* execve of the command, signal mask */
 	LX_FD = 72,		/* stdio or descriptor hygiene */
 	LX_REANCHOR = 73,	/* directory not the same by path in the unit */
 	LX_LANDLOCK = 74,	/* no Landlock domain could be entered */
+	LX_TTY = 75,		/* fd 0/1 not one terminal, or not ours */
 };
 
 /* fail.c: one-line reasons, then a distinct exit status. */
@@ -61,8 +53,6 @@ struct argfault {
 	int	 status;	/* ARG_E_* when index >= 0 */
 };
 int	args_check(int, char *const [], struct argfault *);
-int	args_join(int, char *const [], char *, size_t);
-int	args_split(char *, char *[], int);
 int	args_decode(int, char *const [], char *[], struct argfault *);
 void	args_free(int, char *[]);
 
@@ -75,7 +65,7 @@ enum path_status {
 };
 int	path_lookup(const char *, const char *, char *, size_t);
 
-/* env.c: the fixed environment of the command (pure). */
+/* env.c: the session user and the command's fixed environment (pure). */
 #define ENV_COUNT	6
 #define ENV_STRMAX	4200
 struct fixedenv {
@@ -83,14 +73,19 @@ struct fixedenv {
 	char	 buf[ENV_COUNT][ENV_STRMAX];
 };
 int	env_build(struct fixedenv *, const char *, const char *);
-
-/* user.c: is the process the one session user? (pure) */
 int	user_match(const struct passwd *, uid_t, const char *);
 
-/* fds.c: descriptor set-up in each stage. */
-int	fds_stdio_open(void);
-int	fds_bind_self(void);
-int	fds_close_from(int);
+/* tty.c: the session's terminal on fd 0/1. */
+enum tty_status {
+	TTY_OK = 0,
+	TTY_E_IN = -1,		/* fd 0 is not a terminal */
+	TTY_E_OUT = -2,		/* fd 1 is not a terminal */
+	TTY_E_OTHER = -3,	/* fd 0 and fd 1 are two terminals */
+	TTY_E_STAT = -4,	/* fstat failed (errno) */
+};
+int	tty_check(int, int);
+const char *tty_strerror(int);
+int	tty_acquire(int);
 
 /* reanchor.c: the passed directory re-opened by path in the unit. */
 enum reanchor_status {
@@ -119,9 +114,5 @@ void	reanchor_reason(const struct reanchor *, char *, size_t);
 
 /* sigreset.c: default dispositions, empty mask. */
 int	sig_reset(void);
-
-/* stage1.c, stage2.c */
-void	stage_outer(int, char *[]) __attribute__((noreturn));
-void	stage_inner(void) __attribute__((noreturn));
 
 #endif

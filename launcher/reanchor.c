@@ -1,6 +1,6 @@
 /*
  * reanchor.c: the approved directory re-opened inside the session unit
- * (session user, stage 1, before anything else runs).
+ * (session user, the launcher's first step, before anything else runs).
  *
  * The directory descriptor that arrives on fd 2 (proto/dirsock.c) was
  * opened by the client in the host's mount namespace.  A cwd on it would resolve "..", relative

@@ -1,9 +1,9 @@
 /*
  * sigreset.c: gives the command the signal state a plain service gets
- * (session user, inside the PTY).  The interactive sh between script(1)
- * and stage 2 may ignore SIGINT/SIGQUIT/SIGTERM, and ignored signals
- * survive execve: without this, ^C on the PTY might not reach the
- * command.
+ * (session user, last step before execve).  Ignored signals and the
+ * blocked mask survive execve: the command's state is decided here, not
+ * by whatever started the launcher (systemd resets them today), so that
+ * ^C on the terminal reaches it.
  */
 #include <sys/syscall.h>
 

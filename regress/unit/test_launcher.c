@@ -1,15 +1,18 @@
 /*
  * test_launcher.c: cmocka tests of the launcher's parts: the encoded
- * argv (count, join, split, decode), the fixed-PATH lookup, the fixed
- * environment, the session-user check, the re-anchoring of the
+ * argv (count, decode), the fixed-PATH lookup, the fixed environment,
+ * the session-user check, the terminal on fd 0/1 (one PTY, made the
+ * controlling terminal in forked children), the re-anchoring of the
  * directory, and the Landlock domain (entered in forked children, each
  * refusal next to the same probe succeeding from outside).  Runs as any
  * user on a kernel with Landlock (none is a failure); the file tests
  * work in private directories under $TMPDIR or /tmp.
  */
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -26,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -97,76 +101,6 @@ test_args_bad_one_of_many(void **state)
 	assert_int_equal(args_check(4, v, &af), -1);
 	assert_int_equal(af.index, 3);
 	assert_int_equal(af.status, ARG_E_PREFIX);
-}
-
-static void
-test_args_join_split(void **state)
-{
-	char	*v[] = { "acHJpbnRm", "aJXMK", "aYSdiOyAkKGlkKQ", "a", NULL };
-	char	*back[START_MAX_ARGS + 1];
-	char	 buf[64];
-	int	 n, i;
-
-	(void)state;
-	assert_int_equal(args_join(4, v, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "acHJpbnRm aJXMK aYSdiOyAkKGlkKQ a");
-	n = args_split(buf, back, START_MAX_ARGS);
-	assert_int_equal(n, 4);
-	for (i = 0; i < n; i++)
-		assert_string_equal(back[i], v[i]);
-	assert_null(back[4]);
-}
-
-static void
-test_args_join_space(void **state)
-{
-	char	*v[] = { "aZm9v", "aZm8", NULL };
-	char	 buf[16];
-
-	(void)state;
-	/* "aZm9v aZm8" is 10 bytes plus NUL. */
-	assert_int_equal(args_join(2, v, buf, 10), -1);
-	assert_int_equal(args_join(2, v, buf, 11), 0);
-	assert_string_equal(buf, "aZm9v aZm8");
-	assert_int_equal(args_join(1, v, buf, 0), -1);
-}
-
-static void
-test_args_split_rejects_empty_fields(void **state)
-{
-	const char	*bad[] = { "", " a", "a ", "a  a", " ", "aZm9v  " };
-	char		*vec[START_MAX_ARGS + 1];
-	char		 buf[16];
-	size_t		 i;
-
-	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_true(strlen(bad[i]) < sizeof(buf));
-		memcpy(buf, bad[i], strlen(bad[i]) + 1);
-		assert_int_equal(args_split(buf, vec, START_MAX_ARGS), -1);
-	}
-}
-
-static void
-test_args_split_count(void **state)
-{
-	char	 buf[2 * (START_MAX_ARGS + 1)];
-	char	*vec[START_MAX_ARGS + 1];
-	int	 i;
-
-	(void)state;
-	for (i = 0; i < START_MAX_ARGS + 1; i++) {
-		buf[2 * i] = 'a';
-		buf[2 * i + 1] = ' ';
-	}
-	buf[2 * START_MAX_ARGS + 1] = '\0';	/* 129 fields */
-	assert_int_equal(args_split(buf, vec, START_MAX_ARGS), -1);
-	buf[2 * START_MAX_ARGS - 1] = '\0';	/* 128 fields */
-	for (i = 0; i < START_MAX_ARGS - 1; i++)
-		buf[2 * i + 1] = ' ';
-	assert_int_equal(args_split(buf, vec, START_MAX_ARGS),
-	    START_MAX_ARGS);
-	assert_null(vec[START_MAX_ARGS]);
 }
 
 static void
@@ -479,6 +413,172 @@ test_sig_reset_reserved(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* --- the terminal on fd 0/1 (tty.c) ------------------------------------------ */
+
+/* A PTY the way the root parent makes one: master, then its peer. */
+static int
+pty_pair(int *master)
+{
+	int	m, peer;
+
+	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(m >= 0);
+	assert_int_equal(unlockpt(m), 0);
+	peer = ioctl(m, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(peer >= 0);
+	*master = m;
+	return peer;
+}
+
+static void
+test_tty_check(void **state)
+{
+	int	m1, m2, p1, p1b, p1c, p2, pp[2], sp[2];
+
+	(void)state;
+	p1 = pty_pair(&m1);
+	p2 = pty_pair(&m2);
+	assert_true((p1b = fcntl(p1, F_DUPFD_CLOEXEC, 3)) >= 0);
+	/* Another open file description of the same slave. */
+	p1c = ioctl(m1, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(p1c >= 0);
+	assert_int_equal(pipe2(pp, O_CLOEXEC), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sp), 0);
+
+	assert_int_equal(tty_check(p1, p1), TTY_OK);
+	assert_int_equal(tty_check(p1, p1b), TTY_OK);
+	assert_int_equal(tty_check(p1c, p1), TTY_OK);
+	assert_int_equal(tty_check(p1, p2), TTY_E_OTHER);
+	/* The master is a terminal too, but not the slave's device. */
+	assert_int_equal(tty_check(p1, m1), TTY_E_OTHER);
+	assert_int_equal(tty_check(pp[0], p1), TTY_E_IN);
+	assert_int_equal(tty_check(sp[0], sp[0]), TTY_E_IN);
+	assert_int_equal(tty_check(p1, pp[1]), TTY_E_OUT);
+	assert_int_equal(tty_check(p1, sp[1]), TTY_E_OUT);
+	assert_int_equal(tty_check(-1, p1), TTY_E_IN);
+	assert_string_equal(tty_strerror(TTY_E_IN), "stdin is not a terminal");
+	assert_string_equal(tty_strerror(TTY_E_OTHER),
+	    "stdin and stdout are not the same terminal");
+	close(p1c);
+	close(p1b);
+	close(p1);
+	close(p2);
+	close(m1);
+	close(m2);
+	close(pp[0]);
+	close(pp[1]);
+	close(sp[0]);
+	close(sp[1]);
+}
+
+/*
+ * In a child: is fd our controlling terminal, with us in front?  The
+ * kernel's word for it is tty_nr in /proc/self/stat (field 7, the
+ * device number in the kernel's new encoding); /dev/tty must open.
+ */
+static int
+tty_is_ours(int fd)
+{
+	struct stat	 st;
+	unsigned long	 nr, want;
+	FILE		*f;
+	int		 t, n;
+
+	if (tcgetpgrp(fd) != getpgrp() || tcgetsid(fd) != getsid(0) ||
+	    fstat(fd, &st) == -1)
+		return 0;
+	if ((f = fopen("/proc/self/stat", "re")) == NULL)
+		return 0;
+	/* comm is "(test_launcher)": no blank, no parenthesis inside. */
+	n = fscanf(f, "%*d %*s %*c %*d %*d %*d %lu", &nr);
+	fclose(f);
+	want = (minor(st.st_rdev) & 0xff) | (major(st.st_rdev) << 8) |
+	    ((unsigned long)(minor(st.st_rdev) & ~0xffU) << 12);
+	if (n != 1 || nr != want)
+		return 0;
+	if ((t = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
+		return 0;
+	close(t);
+	return 1;
+}
+
+/* Runs fn(peer) in a forked child; returns its exit status. */
+static int
+tty_child(int (*fn)(int))
+{
+	pid_t	pid;
+	int	m, peer, st;
+
+	peer = pty_pair(&m);
+	if ((pid = fork()) == 0)
+		_exit(fn(peer));
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(peer);
+	close(m);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* Not a group leader: tty_acquire() makes the session itself. */
+static int
+acq_plain(int peer)
+{
+	if (tty_acquire(peer) == -1)
+		return 1;
+	return tty_is_ours(peer) && getsid(0) == getpid() ? 0 : 2;
+}
+
+/* Already a session leader, as systemd starts a service. */
+static int
+acq_leader(int peer)
+{
+	if (setsid() == -1 || tty_acquire(peer) == -1)
+		return 1;
+	return tty_is_ours(peer) ? 0 : 2;
+}
+
+/* A group leader that leads no session cannot take a terminal. */
+static int
+acq_group_leader(int peer)
+{
+	if (setpgid(0, 0) == -1)
+		return 3;
+	if (tty_acquire(peer) != -1 || errno != EPERM)
+		return 1;
+	return tcgetsid(peer) == -1 ? 0 : 2;
+}
+
+/* Another session's controlling terminal is never taken. */
+static int
+acq_steal(int peer)
+{
+	pid_t	pid;
+	int	st;
+
+	if (setsid() == -1 || tty_acquire(peer) == -1)
+		return 3;
+	if ((pid = fork()) == 0)
+		_exit(tty_acquire(peer) != -1 || errno != EPERM);
+	if (pid == -1 || waitpid(pid, &st, 0) != pid)
+		return 4;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return 1;
+	/* Still ours, the first session's. */
+	return tty_is_ours(peer) ? 0 : 2;
+}
+
+static void
+test_tty_acquire(void **state)
+{
+	(void)state;
+	assert_int_equal(tty_child(acq_plain), 0);
+	assert_int_equal(tty_child(acq_leader), 0);
+	assert_int_equal(tty_child(acq_group_leader), 0);
+	assert_int_equal(tty_child(acq_steal), 0);
 }
 
 /* --- re-anchoring the directory (reanchor.c) -------------------------------- */
@@ -1239,10 +1339,6 @@ main(void)
 		cmocka_unit_test(test_args_count_129),
 		cmocka_unit_test(test_args_count_bounds_ok),
 		cmocka_unit_test(test_args_bad_one_of_many),
-		cmocka_unit_test(test_args_join_split),
-		cmocka_unit_test(test_args_join_space),
-		cmocka_unit_test(test_args_split_rejects_empty_fields),
-		cmocka_unit_test(test_args_split_count),
 		cmocka_unit_test(test_args_decode_vector),
 		cmocka_unit_test(test_path_slash_verbatim),
 		cmocka_unit_test(test_path_empty_name),
@@ -1259,6 +1355,8 @@ main(void)
 		cmocka_unit_test(test_env_rejects),
 		cmocka_unit_test(test_user_match),
 		cmocka_unit_test(test_sig_reset_reserved),
+		cmocka_unit_test(test_tty_check),
+		cmocka_unit_test(test_tty_acquire),
 		cmocka_unit_test_setup_teardown(test_reanchor_same,
 		    rafix_setup, rafix_teardown),
 		cmocka_unit_test_setup_teardown(test_reanchor_renamed,

@@ -1,0 +1,73 @@
+/*
+ * tty.c: the session's terminal (session user, before Landlock).  The
+ * root parent allocated the PTY and passed its slave as fd 0 and fd 1,
+ * opened O_NOCTTY, so it is nobody's controlling terminal yet.  The
+ * launcher accepts only one terminal on both and makes it the
+ * controlling terminal of the unit's session: the command then is the
+ * terminal's foreground process group, so ^C, ^Z and the kernel's
+ * SIGWINCH reach it, and /dev/tty opens for it.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "launcher/launcher.h"
+
+int
+tty_check(int in, int out)
+{
+	struct stat	si, so;
+
+	if (!isatty(in))
+		return TTY_E_IN;
+	if (!isatty(out))
+		return TTY_E_OUT;
+	if (fstat(in, &si) == -1 || fstat(out, &so) == -1)
+		return TTY_E_STAT;
+	/* Two descriptors of one terminal share its device number. */
+	if (!S_ISCHR(si.st_mode) || !S_ISCHR(so.st_mode) ||
+	    si.st_rdev != so.st_rdev)
+		return TTY_E_OTHER;
+	return TTY_OK;
+}
+
+const char *
+tty_strerror(int status)
+{
+	switch (status) {
+	case TTY_OK:
+		return "no error";
+	case TTY_E_IN:
+		return "stdin is not a terminal";
+	case TTY_E_OUT:
+		return "stdout is not a terminal";
+	case TTY_E_OTHER:
+		return "stdin and stdout are not the same terminal";
+	case TTY_E_STAT:
+		return "cannot stat the terminal";
+	}
+	return "unknown terminal error";
+}
+
+/*
+ * systemd starts every service as the leader of a session of its own,
+ * without a controlling terminal; setsid() then fails with EPERM, which
+ * is fine only because we already lead our session.  TIOCSCTTY with 0
+ * never steals a terminal that is another session's.  0, or -1 with
+ * errno set.
+ */
+int
+tty_acquire(int fd)
+{
+	if (setsid() == -1) {
+		if (errno != EPERM)
+			return -1;
+		if (getsid(0) != getpid()) {
+			errno = EPERM;
+			return -1;
+		}
+	}
+	return ioctl(fd, TIOCSCTTY, 0);
+}
