@@ -110,7 +110,6 @@ void	session_signal_req(struct session *, struct imsg *);
 void	session_hint(const struct hint *, void *);
 void	session_arm(struct session *, uint64_t);
 void	session_check(struct session *);
-void	session_started(struct session *);
 void	session_reset(struct session *);
 void	session_init(struct session *, uint32_t);
 void	session_stop(struct session *);

@@ -119,10 +119,10 @@ start_done(struct dbusd_req *req, void *arg)
 	s->started_usec = now_usec();
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
 	    s->unit, (long)s->client_pid);
-	/* The stream goes to the relay now: its bytes come from the unit. */
-	if (s->state == SS_STARTING)
-		session_started(s);
-	/* Its start job's end brings the next look (watch.c). */
+	/*
+	 * Its start job's end gives the relay the master and brings the
+	 * next look (watch.c).
+	 */
 	s->start_job = 1;
 	if (s->recheck)
 		session_check(s);

@@ -130,10 +130,19 @@ unit_quiet(const struct unit_state *st)
 	    strcmp(st->active, "failed") == 0;
 }
 
-/* The stream goes to the relay as soon as systemd took the unit. */
-void
-session_started(struct session *s)
+/*
+ * The master goes to the relay once the start job is over: with
+ * Type=exec that is after systemd has set the terminal up as the unit's
+ * stdin, which on systemd 252 discards input already written to the
+ * master (seen: a typed line lost in 1 start of 3).  So the client's
+ * first input, held by the relay until then, is never lost.
+ */
+static void
+session_start_job_done(struct session *s)
 {
+	s->start_job = 0;
+	if (s->state != SS_STARTING || s->relay_end == -1)
+		return;
 	s->state = SS_RUNNING;
 	parent_send(s, IMSG_START_OK, s->relay_end, NULL, 0);
 	close(s->relay_end);
@@ -177,6 +186,8 @@ stop_confirmed(struct session *s, const struct unit_state *st)
 static void
 session_decide(struct session *s, const struct unit_state *st)
 {
+	if (s->start_job && st->job_id == 0)
+		session_start_job_done(s);
 	if (!s->exited && main_exited(st))
 		session_record_exit(s, st);
 	if (s->exited && s->state == SS_RUNNING && unit_quiet(st))
@@ -192,8 +203,6 @@ session_decide(struct session *s, const struct unit_state *st)
 		session_gone(s);
 		return;
 	}
-	if (st->job_id == 0)
-		s->start_job = 0;
 	if (s->recheck)
 		session_check(s);
 	else if (s->start_job && !s->stopping)
@@ -279,7 +288,7 @@ session_hint(const struct hint *h, void *arg)
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
 		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0) {
-			s->start_job = 0;
+			session_start_job_done(s);
 			if (strcmp(h->result, "done") != 0)
 				log_info("session %u: start job of %s: %s",
 				    s->sid, s->unit, h->result);
