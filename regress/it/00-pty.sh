@@ -105,11 +105,14 @@ fi
 # the timeout.  No launcher here: the pty is nobody's controlling
 # terminal (20-launcher.sh tests the launcher's).
 # The terminal is canonical and echoes: the line comes back twice, once
-# from the echo and once from head.
-unitrun -u byk -i "hello
-" -- /usr/bin/head -n 1
+# from the echo and once from head.  systemd up to 255 or so flushes a
+# terminal's input when it sets up a unit's stdin (reset_terminal_fd), so
+# the input waits for the unit's first output (-W).
+unitrun -u byk -W -i "hello
+" -- /bin/sh -c 'echo go; head -n 1'
 expect_result 1 0 success "input written to the master"
-if [ "$(cat "$tmp/out")" = "hello
+if [ "$(cat "$tmp/out")" = "go
+hello
 hello" ]; then
 	pass "the unit read the input (echoed by the terminal)"
 else
@@ -164,7 +167,8 @@ unitrun -u byk -- /bin/sh -c 'exit 3'
 expect_result 1 3 exit-code "a failing command (unit failed, reset)"
 
 # A death by signal: CLD_KILLED 2, or CLD_DUMPED 3 where a core is dumped.
-unitrun -u byk -- /bin/sh -c 'kill -SEGV $$'
+# ($$ on an ExecStart line is systemd's escape for one $.)
+unitrun -u byk -- /bin/sh -c 'kill -SEGV $$$$'
 if [ "$rc" = 0 ] && grep -Eqx "opty-unitrun: unit=[^ ]+ code=(2 status=11 result=signal|3 status=11 result=core-dump)" \
     "$tmp/last"; then
 	pass "SIGSEGV: $(sed 's/.* code/code/' "$tmp/last")"
