@@ -332,9 +332,10 @@ dirsock_swap(int dirfd)
 static int
 make_pty(const struct opts *o, int *master)
 {
+	static char	 pwbuf[16384], grbuf[16384];
 	struct winsize	 ws;
-	struct passwd	*pw;
-	struct group	*gr;
+	struct passwd	 pwd, *pw = NULL;
+	struct group	 grp, *gr = NULL;
 	int		 m, peer;
 
 	if ((m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
@@ -349,10 +350,11 @@ make_pty(const struct opts *o, int *master)
 	ws.ws_col = o->cols;
 	if (ioctl(m, TIOCSWINSZ, &ws) == -1)
 		fatal("TIOCSWINSZ");
-	if ((gr = getgrnam("tty")) == NULL)
+	if (getgrnam_r("tty", &grp, grbuf, sizeof(grbuf), &gr) != 0 ||
+	    gr == NULL)
 		fatalx("no group tty");
-	if ((pw = getpwnam(o->user)) != NULL &&
-	    fchown(peer, pw->pw_uid, gr->gr_gid) == -1)
+	if (getpwnam_r(o->user, &pwd, pwbuf, sizeof(pwbuf), &pw) == 0 &&
+	    pw != NULL && fchown(peer, pw->pw_uid, gr->gr_gid) == -1)
 		fatal("fchown the pty's slave");
 	if (fchmod(peer, 0620) == -1)
 		fatal("fchmod the pty's slave");
