@@ -106,9 +106,9 @@ fi
 # The tool itself: input, other stdio, a directory as stderr, failures,
 # the timeout.  No launcher here (20-launcher.sh tests it on the pty).
 # The terminal is canonical and echoes: the line comes back twice, once
-# from the echo and once from head.  systemd 252, like other older
-# versions, flushes a terminal's input when it sets up a unit's stdin
-# (reset_terminal_fd), so the input waits for the unit's first output
+# from the echo and once from head.  systemd 252 flushes a
+# terminal's input when it sets up a unit's stdin (reset_terminal_fd;
+# 257 and 262 do not), so the input waits for the unit's first output
 # (-W).
 unitrun -u byk -W -i "hello
 " -- /bin/sh -c 'echo go; head -n 1'
