@@ -359,7 +359,7 @@ else
 	fail "SIGSEGV: exit $rc, last stderr line: $(cat "$tmp/last")"
 fi
 
-# --- failures: one line on the stream, a status per class -------------------------
+# --- failures: one line on the terminal, a status per class -----------------------
 
 # expect_fail STATUS WHAT TEXT: exit STATUS and a first line
 # "opencode-pty-launcher: TEXT".
