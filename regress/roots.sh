@@ -78,7 +78,7 @@ roots_good()
 	[ -n "$(find "$d/.opty-root" -mtime "-$OPTY_ROOTS_MAX_AGE")" ] ||
 	    return 1
 	for f in usr/lib/systemd/systemd usr/bin/dbus-daemon usr/bin/python3 \
-	    usr/bin/make usr/bin/script usr/sbin/useradd usr/bin/git; do
+	    usr/bin/make usr/bin/logger usr/sbin/useradd usr/bin/git; do
 		[ -x "$d/$f" ] || { roots_log "$1: $f is missing"; return 1; }
 	done
 	chroot "$d" systemctl --version >/dev/null 2>&1

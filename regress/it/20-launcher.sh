@@ -3,7 +3,9 @@
 # Runs as root inside the disposable systemd container
 # (regress/integration.sh); every session is a real transient unit started
 # the supervisor's way (opty-unitrun) as byk in opencode-pty.slice, with
-# the stream on stdin/stdout and a directory descriptor on stderr.  The
+# the slave of a PTY allocated outside the unit on stdin/stdout and a
+# socket carrying the directory on stderr.  The launcher execs the
+# command itself: the unit's results are the command's own.  The
 # arguments are encoded with the project's own encoder (opty-argenc).
 
 fails=0
@@ -56,7 +58,7 @@ if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
 	systemctl daemon-reload
 fi
 
-# unitrun OPTS... -- ARGV...: raw stream bytes in $tmp/out.raw, the same
+# unitrun OPTS... -- ARGV...: raw output bytes in $tmp/out.raw, the same
 # with the PTY's CRs dropped in $tmp/out, opty-unitrun's report line in
 # $tmp/last, its exit status in $rc.
 unitrun() {
@@ -175,15 +177,41 @@ expect_result 1 0 success "tty"
 grep -Eqx '/dev/pts/[0-9]+' "$tmp/out" && pass "stdin is a tty" ||
     fail "tty says '$(cat "$tmp/out")'"
 
-# The command is the foreground process group of its terminal (so ^C
-# reaches it) and starts with no signal blocked or ignored.  Read by the
-# command itself: a shell would report its own, not what it was given.
-launch byk "$dir" /usr/bin/cut -d " " -f 5,8 /proc/self/stat
+# The terminal is the controlling terminal of the command's session, which
+# the command leads, and the command is its foreground process group (so
+# ^C reaches it); it starts with no signal blocked or ignored.  Read by
+# the command itself: a shell would report its own, not what it was given.
+# /proc/self/stat: pid, pgrp, session, tty_nr, tpgid.
+launch byk "$dir" /usr/bin/cut -d " " -f 1,5,6,7,8 /proc/self/stat
 expect_result 1 0 success "cut /proc/self/stat"
+# shellcheck disable=SC2046	# five numbers
 set -- $(cat "$tmp/out")
-[ $# = 2 ] && [ "$1" = "$2" ] &&
-    pass "the command's group is the terminal's foreground group" ||
-    fail "pgrp/tpgid: $(cat "$tmp/out")"
+[ $# = 5 ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$4" != 0 ] &&
+    [ "$5" = "$2" ] &&
+    pass "the command leads its session, the pty is its controlling terminal, its group in front" ||
+    fail "pid/pgrp/sid/tty_nr/tpgid: $(cat "$tmp/out")"
+launch byk "$dir" /bin/sh -c 'exec 3<>/dev/tty && readlink /proc/$$/fd/3 /proc/$$/fd/0'
+expect_result 1 0 success "/dev/tty opens"
+if [ "$(sort -u "$tmp/out" | grep -Ecx '/dev/pts/[0-9]+')" = 1 ] &&
+    [ "$(wc -l < "$tmp/out")" = 2 ]; then
+	pass "/dev/tty is the session's pty"
+else
+	fail "/dev/tty: $(tr '\n' ' ' < "$tmp/out")"
+fi
+launch byk "$dir" /bin/stty size
+expect_result 1 0 success "stty size"
+expect_out "24 80" "the window size is the pty's, 24x80 by default"
+lopts="-w 50x132"
+launch byk "$dir" /bin/stty size
+lopts=
+expect_out "50 132" "the window size set outside the unit is seen (50x132)"
+# ^C on the terminal is SIGINT for the foreground group: sh says it is
+# ready (-W holds the input until then) and dies of it.
+lopts="-W -i $(printf '\003')"
+launch byk "$dir" /bin/sh -c 'echo ready; exec sleep 20'
+lopts=
+# systemd counts SIGHUP, SIGINT, SIGTERM and SIGPIPE as a clean end.
+expect_result 2 2 success "^C written to the master: SIGINT"
 launch byk "$dir" /usr/bin/grep -E "^Sig(Blk|Ign):" /proc/self/status
 expect_result 1 0 success "grep /proc/self/status"
 if [ "$(grep -Ec '^Sig(Blk|Ign):[[:space:]]+0+$' "$tmp/out")" = 2 ]; then
@@ -299,22 +327,39 @@ cmp -s "$tmp/want" "$tmp/got" &&
     pass "argv[0] 'cat' found in PATH and passed unchanged" ||
     fail "cmdline: $(tr '\0' ' ' < "$tmp/out")"
 
-# --- exit statuses ---------------------------------------------------------------
+# --- exit statuses: the command's own -------------------------------------------
+
+# The command is the unit's main process: nothing runs between them.
+launch byk "$dir" /bin/sh -c \
+    'u=$(sed -n "s|^0::.*/||p" /proc/self/cgroup); echo $$; systemctl --no-pager show -P MainPID "$u"; cat /proc/$PPID/comm'
+expect_result 1 0 success "MainPID"
+set -- $(cat "$tmp/out")
+if [ $# = 3 ] && [ "$1" = "$2" ] && [ "$3" = systemd ]; then
+	pass "the command is the unit's main process, a child of PID 1"
+else
+	fail "pid, MainPID, parent: $(tr '\n' ' ' < "$tmp/out")"
+fi
 
 launch byk "$dir" /bin/sh -c 'exit 7'
 expect_result 1 7 exit-code "exit 7 reaches ExecMainStatus"
 
-# script -e reports a child killed by signal N as exit status 128 + N.
+# A death by signal N is CLD_KILLED (2) and N, as systemd-run --pty
+# reports it (the seeds' script -e gave code 1 and 128 + N).  SIGTERM is
+# one of the signals systemd counts as a clean end: result success.
 launch byk "$dir" /bin/sh -c 'kill -TERM $$'
-expect_result 1 143 exit-code "a command killed by SIGTERM (script: 128+15)"
+expect_result 2 15 success "a command killed by SIGTERM"
+launch byk "$dir" /bin/sh -c 'kill -KILL $$'
+expect_result 2 9 signal "a command killed by SIGKILL"
+# CLD_DUMPED (3) where the core is dumped.
+launch byk "$dir" /bin/sh -c 'kill -SEGV $$'
+if [ "$rc" = 0 ] && grep -Eqx "opty-unitrun: unit=[^ ]+ code=(2 status=11 result=signal|3 status=11 result=core-dump)" \
+    "$tmp/last"; then
+	pass "a command killed by SIGSEGV: $(sed 's/.* code/code/' "$tmp/last")"
+else
+	fail "SIGSEGV: exit $rc, last stderr line: $(cat "$tmp/last")"
+fi
 
-# The main process itself (script) killed: CLD_KILLED and the signal.
-# The command's parent is script's "sh -c", whose parent is script.
-launch byk "$dir" /bin/sh -c \
-    'set -- $(cat /proc/$PPID/stat); kill -KILL "$4"; sleep 10'
-expect_result 2 9 signal "the main process killed by SIGKILL"
-
-# --- failures: one line on the stream, a status per class -------------------------
+# --- failures: one line on the terminal, a status per class -----------------------
 
 # expect_fail STATUS WHAT TEXT: exit STATUS and a first line
 # "opencode-pty-launcher: TEXT".
@@ -329,12 +374,12 @@ expect_fail() {
 
 unitrun -u byk -s opencode-pty.slice -D "$dir" -- "$L"
 expect_fail 64 "no argument" "need 1 to 128 arguments, got 0"
-# Stage 1 failed before script: the line came straight, without a CR.
-printf 'opencode-pty-launcher: need 1 to 128 arguments, got 0\n' \
+# The line went through the terminal, which added the CR.
+printf 'opencode-pty-launcher: need 1 to 128 arguments, got 0\r\n' \
     > "$tmp/want"
 cmp -s "$tmp/want" "$tmp/out.raw" &&
-    pass "a stage-1 failure is reported on the stream, not through a pty" ||
-    fail "stage-1 report: $(od -c "$tmp/out.raw" | head -3)"
+    pass "a failure is reported on the terminal, and only that line" ||
+    fail "report: $(od -c "$tmp/out.raw" | head -3)"
 
 set --
 i=1
@@ -364,11 +409,37 @@ unitrun -u byk -s opencode-pty.slice -D "$dir" -- "$L" "$toolong"
 expect_fail 64 "a 4097-byte argument" \
     "argument 1: argument decodes to more than 4096 bytes"
 
-# No directory message: stderr is the stream socket, on which nothing
-# was queued (refused at once, never waited for).
+# No directory at all: stderr is the terminal.
 launch byk "" /bin/true
+expect_fail 65 "stderr is the terminal" "fd 2 is not a socket"
+# No directory message: stderr is the stdio socket (-m socket), on which
+# nothing was queued (refused at once, never waited for).
+lopts="-m socket"
+launch byk "" /bin/true
+lopts=
 expect_fail 65 "stderr carries no directory" \
     "no directory message on fd 2: Resource temporarily unavailable"
+
+# --- the terminal: fd 0 and fd 1 must be one (status 75) -------------------------
+
+# Without a terminal the seeds' way (one socket on fd 0/1): refused
+# before Landlock and before any argument is looked at; the line comes
+# straight, without a CR.  The positive control is every session above.
+lopts="-m socket"
+launch byk "$dir" /usr/bin/id -un
+lopts=
+expect_fail 75 "stdin and stdout a socket" "stdin is not a terminal"
+printf 'opencode-pty-launcher: stdin is not a terminal\n' > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out.raw" &&
+    pass "the refusal is the only output, and the command never ran" ||
+    fail "report: $(od -c "$tmp/out.raw" | head -3)"
+lopts="-m split"
+launch byk "$dir" /usr/bin/id -un
+lopts=
+expect_fail 75 "stdin the pty, stdout a socket" "stdout is not a terminal"
+launch byk "$dir" /usr/bin/id -un
+expect_result 1 0 success "control: the same session on the pty"
+expect_out byk "control: the same command runs on the pty"
 
 # The directory itself on fd 2, as the seeds passed it: not the parent's
 # socket.  Only systemd <= 258 takes a directory as stderr at all.

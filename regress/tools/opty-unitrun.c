@@ -1,31 +1,47 @@
 /*
  * opty-unitrun.c: test-only tool, never installed.  Runs as root inside the
  * disposable test container and trusts its command line.  Starts ARGV as a
- * transient service whose stdin/stdout are one end of a socketpair (the way
- * the supervisor feeds the launcher), copies the stream to stdout, waits for
- * the main process to exit, stops the unit, drains the stream to EOF and
- * reports ExecMainCode/ExecMainStatus/Result on a last stderr line.
- * -d gives the unit the directory itself as stderr; -D gives it a socket
- * carrying the directory, made by the supervisor's own proto/dirsock.c,
- * which is what the launcher takes.
+ * transient service whose stdin/stdout are the slave of a PTY allocated the
+ * way the supervisor's parent allocates one (/dev/ptmx, TIOCGPTPEER, the
+ * window size, the peer given to the unit's user and group tty, 0620),
+ * writes the input to the master and copies what the master reads to
+ * stdout, waits for the main process to exit, stops the unit, drains the
+ * master to EIO (every slave closed: the unit's processes and PID 1's copy
+ * are gone) and reports ExecMainCode/ExecMainStatus/Result on a last
+ * stderr line.  -d gives the unit the directory itself as stderr; -D gives
+ * it a socket carrying the directory, made by the supervisor's own
+ * proto/dirsock.c, which is what the launcher takes.  -w sets the window
+ * size (default 24x80).  -m socket gives the unit one end of a socketpair
+ * as stdin and stdout instead (no terminal, as the seeds did); -m split
+ * the PTY's slave as stdin and a socketpair as stdout, whose other end is
+ * then the output read: both for the launcher's refusals.  -W holds the
+ * input back until the unit's first output byte has been read, so that a
+ * command can say it is ready (for ^C, which the terminal turns into
+ * SIGINT for its foreground group only once there is one).
  *
  * opty-unitrun [-u user] [-s slice] [-d dir | -D dir] [-i input]
- *     [-t timeout_sec] [-p Name=value ...] -- ARGV...
+ *     [-W] [-m pty|socket|split] [-w ROWSxCOLS] [-t timeout_sec]
+ *     [-p Name=value ...] -- ARGV...
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +59,13 @@
 #define POLL_MS		20
 #define MAX_PROPS	32
 #define EXIT_TIMEOUT	124
+#define WINSZ_MAX	4096
+
+enum stdio_mode {
+	MODE_PTY,	/* fd 0/1 the PTY's slave, as the supervisor does */
+	MODE_SOCKET,	/* fd 0/1 one end of a socketpair: no terminal */
+	MODE_SPLIT,	/* fd 0 the PTY's slave, fd 1 a socketpair's end */
+};
 
 struct opts {
 	const char	*user;
@@ -50,6 +73,9 @@ struct opts {
 	const char	*dir;
 	int		 dirsock;	/* -D: dir through proto/dirsock.c */
 	const char	*input;
+	int		 wait_out;	/* -W */
+	enum stdio_mode	 mode;
+	unsigned short	 rows, cols;
 	unsigned long	 timeout;
 	const char	*props[MAX_PROPS];
 	size_t		 nprops;
@@ -62,21 +88,63 @@ static struct {
 	char		 unit[64];
 	char		*path;
 	int		 started;
-	int		 stream;
+	int		 out;		/* read until EOF or EIO */
+	int		 in;		/* input written here */
 	int		 eof;
+	int		 held;		/* -W and no output yet */
 	int		 sigfd;
-	const char	*in;
+	const char	*in_p;
 	size_t		 inlen;
 	uint64_t	 deadline;
-} run = { .stream = -1, .sigfd = -1 };
+} run = { .out = -1, .in = -1, .sigfd = -1 };
 
 static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: opty-unitrun [-u user] [-s slice] "
-	    "[-d dir | -D dir] [-i input] [-t timeout_sec] "
-	    "[-p Name=value ...] -- ARGV...\n");
+	    "[-d dir | -D dir] [-i input] [-W] [-m pty|socket|split] "
+	    "[-w ROWSxCOLS] [-t timeout_sec] [-p Name=value ...] "
+	    "-- ARGV...\n");
 	exit(2);
+}
+
+static unsigned short
+winsz_field(const char *s, char **end, const char *arg)
+{
+	unsigned long	 v;
+
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno != 0 || *end == s || v == 0 || v > WINSZ_MAX)
+		fatalx("-w: bad size '%s' (ROWSxCOLS, each 1..%d)", arg,
+		    WINSZ_MAX);
+	return (unsigned short)v;
+}
+
+static void
+parse_winsz(const char *arg, struct opts *o)
+{
+	char	*end;
+
+	o->rows = winsz_field(arg, &end, arg);
+	if (*end != 'x')
+		fatalx("-w: bad size '%s' (ROWSxCOLS)", arg);
+	o->cols = winsz_field(end + 1, &end, arg);
+	if (*end != '\0')
+		fatalx("-w: bad size '%s' (ROWSxCOLS)", arg);
+}
+
+static void
+parse_mode(const char *arg, struct opts *o)
+{
+	if (strcmp(arg, "pty") == 0)
+		o->mode = MODE_PTY;
+	else if (strcmp(arg, "socket") == 0)
+		o->mode = MODE_SOCKET;
+	else if (strcmp(arg, "split") == 0)
+		o->mode = MODE_SPLIT;
+	else
+		fatalx("-m: expected pty, socket or split, got '%s'", arg);
 }
 
 static void
@@ -88,7 +156,10 @@ parse_opts(int argc, char *argv[], struct opts *o)
 	o->user = "root";
 	o->slice = "system.slice";
 	o->timeout = 30;
-	while ((ch = getopt(argc, argv, "u:s:d:D:i:t:p:")) != -1) {
+	o->mode = MODE_PTY;
+	o->rows = 24;
+	o->cols = 80;
+	while ((ch = getopt(argc, argv, "u:s:d:D:i:Wm:w:t:p:")) != -1) {
 		switch (ch) {
 		case 'u':
 			o->user = optarg;
@@ -103,6 +174,15 @@ parse_opts(int argc, char *argv[], struct opts *o)
 			break;
 		case 'i':
 			o->input = optarg;
+			break;
+		case 'W':
+			o->wait_out = 1;
+			break;
+		case 'm':
+			parse_mode(optarg, o);
+			break;
+		case 'w':
+			parse_winsz(optarg, o);
 			break;
 		case 't':
 			errno = 0;
@@ -201,7 +281,8 @@ append_extra(sd_bus_message *m, const char *prop)
 }
 
 static int
-append_props(sd_bus_message *m, const struct opts *o, int fd, int errfd)
+append_props(sd_bus_message *m, const struct opts *o, int infd, int outfd,
+    int errfd)
 {
 	size_t	 i;
 	int	 r;
@@ -218,8 +299,8 @@ append_props(sd_bus_message *m, const struct opts *o, int fd, int errfd)
 	    /* keep the unit loaded until we have read its results */
 	    "AddRef", "b", 1)) < 0 ||
 	    (r = sd_bus_message_append(m, "(sv)(sv)(sv)",
-	    "StandardInputFileDescriptor", "h", fd,
-	    "StandardOutputFileDescriptor", "h", fd,
+	    "StandardInputFileDescriptor", "h", infd,
+	    "StandardOutputFileDescriptor", "h", outfd,
 	    "StandardErrorFileDescriptor", "h", errfd)) < 0)
 		return r;
 	for (i = 0; i < o->nprops; i++)
@@ -239,39 +320,116 @@ dirsock_swap(int dirfd)
 	return ds;
 }
 
+/*
+ * The PTY as the supervisor's parent makes it: the master never becomes
+ * anybody's controlling terminal, the slave is opened from the master
+ * (TIOCGPTPEER: no path lookup in /dev/pts), has its window size before
+ * the unit exists, and belongs to the unit's user and group tty, 0620,
+ * as a login terminal does.  An unknown user keeps root's: systemd
+ * refuses the unit before anything opens it.  Only the master is
+ * non-blocking; the slave is another open file description.
+ */
+static int
+make_pty(const struct opts *o, int *master)
+{
+	static char	 pwbuf[16384], grbuf[16384];
+	struct winsize	 ws;
+	struct passwd	 pwd, *pw = NULL;
+	struct group	 grp, *gr = NULL;
+	int		 m, peer;
+
+	if ((m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
+		fatal("posix_openpt");
+	if (unlockpt(m) == -1)
+		fatal("unlockpt");
+	if ((peer = ioctl(m, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC)) ==
+	    -1)
+		fatal("TIOCGPTPEER");
+	memset(&ws, 0, sizeof(ws));
+	ws.ws_row = o->rows;
+	ws.ws_col = o->cols;
+	if (ioctl(m, TIOCSWINSZ, &ws) == -1)
+		fatal("TIOCSWINSZ");
+	if (getgrnam_r("tty", &grp, grbuf, sizeof(grbuf), &gr) != 0 ||
+	    gr == NULL)
+		fatalx("no group tty");
+	if (getpwnam_r(o->user, &pwd, pwbuf, sizeof(pwbuf), &pw) == 0 &&
+	    pw != NULL && fchown(peer, pw->pw_uid, gr->gr_gid) == -1)
+		fatal("fchown the pty's slave");
+	if (fchmod(peer, 0620) == -1)
+		fatal("fchmod the pty's slave");
+	if (fcntl(m, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	*master = m;
+	return peer;
+}
+
+/* Only our end is non-blocking: the unit's must stay blocking. */
+static int
+make_socket(int *ours)
+{
+	int	sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		fatal("socketpair");
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	*ours = sv[0];
+	return sv[1];
+}
+
+/* The unit's fd 0 and fd 1 (maybe one), ours in run.in and run.out. */
+static void
+make_stdio(const struct opts *o, int *infd, int *outfd)
+{
+	switch (o->mode) {
+	case MODE_PTY:
+		*infd = *outfd = make_pty(o, &run.out);
+		run.in = run.out;
+		break;
+	case MODE_SOCKET:
+		*infd = *outfd = make_socket(&run.out);
+		run.in = run.out;
+		break;
+	case MODE_SPLIT:
+	default:
+		*infd = make_pty(o, &run.in);
+		*outfd = make_socket(&run.out);
+		break;
+	}
+}
+
 static void
 start_unit(const struct opts *o)
 {
 	sd_bus_error	 e = SD_BUS_ERROR_NULL;
 	sd_bus_message	*m = NULL, *reply = NULL;
-	int		 sv[2], dirfd = -1, r;
+	int		 infd, outfd, dirfd = -1, r;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-		fatal("socketpair");
+	make_stdio(o, &infd, &outfd);
 	if (o->dir != NULL &&
 	    (dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", o->dir);
 	if (o->dirsock && (dirfd = dirsock_swap(dirfd)) == -1)
 		fatal("directory socket");
-	/* Only our end: the unit's stdin must stay blocking. */
-	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
-		fatal("fcntl");
-	run.stream = sv[0];
 
 	if ((r = sd_bus_message_new_method_call(run.bus, &m, SD_DEST, SD_PATH,
 	    SD_MANAGER, "StartTransientUnit")) < 0 ||
 	    (r = sd_bus_message_append(m, "ss", run.unit, "fail")) < 0 ||
-	    (r = append_props(m, o, sv[1], dirfd == -1 ? sv[1] : dirfd)) < 0 ||
+	    (r = append_props(m, o, infd, outfd,
+	    dirfd == -1 ? outfd : dirfd)) < 0 ||
 	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0)
 		bus_fatal("building StartTransientUnit", NULL, r);
 	r = sd_bus_call(run.bus, m, 0, &e, &reply);
 	/*
 	 * sd-bus holds duplicates of the appended descriptors until the
-	 * message is freed: drop them now or the stream never sees EOF.
+	 * message is freed: drop them now or the output never ends.
 	 */
 	sd_bus_message_unref(m);
 	sd_bus_message_unref(reply);
-	close(sv[1]);
+	close(infd);
+	if (outfd != infd)
+		close(outfd);
 	if (dirfd != -1)
 		close(dirfd);
 	if (r < 0)
@@ -386,7 +544,7 @@ manager_call(const char *method, const char *mode)
 }
 
 /*
- * systemd keeps its copy of the stream while the unit is loaded and not
+ * systemd keeps its copy of the stdio descriptors while the unit is loaded and not
  * inactive: stop an active unit, reset a failed one, drop our reference
  * so that CollectMode= lets it go.
  */
@@ -431,33 +589,42 @@ write_all(int fd, const char *p, size_t len)
 	}
 }
 
+/*
+ * The end of the output: EOF on a socket; EIO on a PTY master once no
+ * slave is open any more (what was written before is read first).
+ */
 static void
-stream_read(void)
+out_read(void)
 {
 	char	 buf[65536];
 	ssize_t	 n;
 
-	n = read(run.stream, buf, sizeof(buf));
+	n = read(run.out, buf, sizeof(buf));
 	if (n == -1) {
 		if (errno == EAGAIN || errno == EINTR)
 			return;
-		fatal("read from the stream");
+		if (errno != EIO)
+			fatal("read the unit's output");
+		n = 0;
 	}
 	if (n == 0) {
-		close(run.stream);
-		run.stream = -1;
+		if (run.in == run.out)
+			run.in = -1;
+		close(run.out);
+		run.out = -1;
 		run.eof = 1;
 		return;
 	}
+	run.held = 0;
 	write_all(STDOUT_FILENO, buf, n);
 }
 
 static void
-stream_write(void)
+in_write(void)
 {
 	ssize_t	 n;
 
-	n = write(run.stream, run.in, run.inlen);
+	n = write(run.in, run.in_p, run.inlen);
 	if (n == -1) {
 		if (errno == EAGAIN || errno == EINTR)
 			return;
@@ -465,7 +632,7 @@ stream_write(void)
 		run.inlen = 0;
 		return;
 	}
-	run.in += n;
+	run.in_p += n;
 	run.inlen -= n;
 }
 
@@ -481,29 +648,32 @@ on_signal(void)
 	exit(128 + (int)si.ssi_signo);
 }
 
-/* One round of at most POLL_MS: move stream bytes, handle signals. */
+/* One round of at most POLL_MS: move the bytes, handle signals. */
 static void
 pump(void)
 {
-	struct pollfd	 pfd[2];
+	struct pollfd	 pfd[3];
+	int		 wr;
 
-	pfd[0].fd = run.stream;
-	pfd[0].events = POLLIN | (run.inlen > 0 ? POLLOUT : 0);
-	pfd[1].fd = run.sigfd;
-	pfd[1].events = POLLIN;
-	if (poll(pfd, 2, POLL_MS) == -1) {
+	wr = run.in != -1 && run.inlen > 0 && !run.held;
+	pfd[0].fd = run.sigfd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = run.out;
+	pfd[1].events = POLLIN | (wr && run.in == run.out ? POLLOUT : 0);
+	/* A negative fd is ignored by poll(2). */
+	pfd[2].fd = wr && run.in != run.out ? run.in : -1;
+	pfd[2].events = POLLOUT;
+	if (poll(pfd, 3, POLL_MS) == -1) {
 		if (errno == EINTR)
 			return;
 		fatal("poll");
 	}
-	if (pfd[1].revents & POLLIN)
+	if (pfd[0].revents & POLLIN)
 		on_signal();
-	if (run.stream == -1)
-		return;
-	if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
-		stream_read();
-	if (run.stream != -1 && (pfd[0].revents & POLLOUT))
-		stream_write();
+	if (run.out != -1 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+		out_read();
+	if (run.in != -1 && ((pfd[1].revents | pfd[2].revents) & POLLOUT))
+		in_write();
 }
 
 /* Like one pump(), but past the -t deadline: stop, confirm, exit 124. */
@@ -556,8 +726,9 @@ main(int argc, char *argv[])
 	setup_signals();
 	run.deadline = now_usec() + (uint64_t)o.timeout * 1000000;
 	if (o.input != NULL) {
-		run.in = o.input;
+		run.in_p = o.input;
 		run.inlen = strlen(o.input);
+		run.held = o.wait_out;
 	}
 	make_unit_name();
 	if ((r = sd_bus_open_system(&run.bus)) < 0)
@@ -576,6 +747,8 @@ main(int argc, char *argv[])
 	while (!run.eof)
 		step();
 
+	if (run.in != -1 && run.in != run.out)
+		close(run.in);
 	dprintf(STDERR_FILENO, "opty-unitrun: unit=%s code=%d status=%d "
 	    "result=%s\n", run.unit, code, status, result);
 	free(result);

@@ -484,20 +484,33 @@ tty_is_ours(int fd)
 {
 	struct stat	 st;
 	unsigned long	 nr, want;
-	FILE		*f;
-	int		 t, n;
+	char		 buf[512], *p, *end;
+	ssize_t		 n;
+	int		 t, i;
 
 	if (tcgetpgrp(fd) != getpgrp() || tcgetsid(fd) != getsid(0) ||
 	    fstat(fd, &st) == -1)
 		return 0;
-	if ((f = fopen("/proc/self/stat", "re")) == NULL)
+	if ((t = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)) == -1)
 		return 0;
-	/* comm is "(test_launcher)": no blank, no parenthesis inside. */
-	n = fscanf(f, "%*d %*s %*c %*d %*d %*d %lu", &nr);
-	fclose(f);
+	n = read(t, buf, sizeof(buf) - 1);
+	close(t);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* After "(comm)": state, ppid, pgrp, session, then tty_nr. */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (i = 0; i < 5; i++)
+		if ((p = strchr(p + 1, ' ')) == NULL)
+			return 0;
+	errno = 0;
+	nr = strtoul(p + 1, &end, 10);
+	if (errno != 0 || end == p + 1 || *end != ' ')
+		return 0;
 	want = (minor(st.st_rdev) & 0xff) | (major(st.st_rdev) << 8) |
 	    ((unsigned long)(minor(st.st_rdev) & ~0xffU) << 12);
-	if (n != 1 || nr != want)
+	if (nr != want)
 		return 0;
 	if ((t = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
 		return 0;
@@ -562,7 +575,7 @@ acq_steal(int peer)
 	if (setsid() == -1 || tty_acquire(peer) == -1)
 		return 3;
 	if ((pid = fork()) == 0)
-		_exit(tty_acquire(peer) != -1 || errno != EPERM);
+		_exit(tty_acquire(peer) != -1 || errno != EPERM ? 1 : 0);
 	if (pid == -1 || waitpid(pid, &st, 0) != pid)
 		return 4;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
