@@ -6,6 +6,22 @@
  * hostile scenario named in SCENARIO_PATH against the parent, whose
  * only correct answer is to stop every unit and exit non-zero.  With no
  * scenario it idles until the parent closes the channel.
+ *
+ * Scenarios of the terminal messages, for regress/it/60-forged-relay.sh
+ * ("client": needs a real admitted client; "running": a unit is started
+ * for it first, /bin/sleep 30 in /):
+ *   signal-free		SIGNAL_REQ on a FREE slot
+ *   signal-admitted		SIGNAL_REQ before START_REQ (client)
+ *   signal-closing		SIGNAL_REQ after CLOSE_REQ (client)
+ *   signal-size, signal-long	SIGNAL_REQ of 3 / 5 bytes
+ *   signal-fd			SIGNAL_REQ with a descriptor
+ *   signal-segv		SIGNAL_REQ 11 on a RUNNING slot (running)
+ *   signal-huge		SIGNAL_REQ 258 on a RUNNING slot (running)
+ *   signal-other-slot		SIGNAL_REQ 9 on a FREE slot while slot 10
+ *				runs (running)
+ *   shutdown-done-sid		SHUTDOWN_DONE with session id 3
+ *   shutdown-done-unasked	SHUTDOWN_DONE (sid 0), no SHUTDOWN sent
+ *   shutdown-wrong-direction	SHUTDOWN sent by the relay
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -167,11 +183,87 @@ start_payload(uint8_t *buf, size_t len, int terminated)
 	ms.dev = st.st_dev;
 	ms.ino = st.st_ino;
 	ms.argc = 2;
+	ms.rows = 24;
+	ms.cols = 80;
 	if (len < sizeof(ms) + sizeof(arg))
 		exit(2);
 	memcpy(buf, &ms, sizeof(ms));
 	memcpy(buf + sizeof(ms), arg, sizeof(arg));
 	return sizeof(ms) + sizeof(arg) - (terminated ? 0 : 1);
+}
+
+/* A real client admitted and its unit started: the slot is RUNNING. */
+static void
+start_real_session(uint32_t sid)
+{
+	const struct imsg	*m;
+	uint8_t			 buf[256];
+	size_t			 n;
+	int			 fd = any_fd();
+
+	admit_real_client(sid);
+	n = start_payload(buf, sizeof(buf), 1);
+	raw_send(IMSG_START_REQ, n, sid, buf, n, &fd, 1);
+	close(fd);
+	m = wait_reply(IMSG_START_OK);
+	if (m->fd >= 0)
+		close(m->fd);
+}
+
+/* A SIGNAL_REQ of len bytes (4 is right), with a descriptor if fd >= 0. */
+static void
+send_signal(uint32_t sid, uint32_t signo, size_t len, int fd)
+{
+	struct imsg_signal	 sg = { signo };
+	uint8_t			 buf[sizeof(sg) + 1];
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &sg, sizeof(sg));
+	raw_send(IMSG_SIGNAL_REQ, len, sid, buf, len, &fd, fd >= 0);
+}
+
+/* SIGNAL_REQ, SHUTDOWN and SHUTDOWN_DONE forgeries; 0 if name is none. */
+static int
+scenario_tty(const char *name)
+{
+	struct imsg_close	 cl;
+	const size_t		 sl = sizeof(struct imsg_signal);
+
+	memset(&cl, 0, sizeof(cl));
+	if (strcmp(name, "signal-free") == 0)
+		send_signal(5, 2, sl, -1);
+	else if (strcmp(name, "signal-admitted") == 0) {
+		admit_real_client(3);
+		send_signal(3, 2, sl, -1);
+	} else if (strcmp(name, "signal-closing") == 0) {
+		admit_real_client(4);
+		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 4, &cl, sizeof(cl), NULL,
+		    0);
+		send_signal(4, 15, sl, -1);
+	} else if (strcmp(name, "signal-size") == 0)
+		send_signal(0, 2, sl - 1, -1);
+	else if (strcmp(name, "signal-long") == 0)
+		send_signal(0, 2, sl + 1, -1);
+	else if (strcmp(name, "signal-fd") == 0)
+		send_signal(0, 2, sl, any_fd());
+	else if (strcmp(name, "signal-segv") == 0) {
+		start_real_session(8);
+		send_signal(8, 11, sl, -1);
+	} else if (strcmp(name, "signal-huge") == 0) {
+		start_real_session(9);
+		send_signal(9, 0x100 + 2, sl, -1);
+	} else if (strcmp(name, "signal-other-slot") == 0) {
+		start_real_session(10);
+		send_signal(11, 9, sl, -1);
+	} else if (strcmp(name, "shutdown-done-sid") == 0)
+		raw_send(IMSG_SHUTDOWN_DONE, 0, 3, NULL, 0, NULL, 0);
+	else if (strcmp(name, "shutdown-done-unasked") == 0)
+		raw_send(IMSG_SHUTDOWN_DONE, 0, 0, NULL, 0, NULL, 0);
+	else if (strcmp(name, "shutdown-wrong-direction") == 0)
+		raw_send(IMSG_SHUTDOWN, 0, 0, NULL, 0, NULL, 0);
+	else
+		return 0;
+	return 1;
 }
 
 static void
@@ -225,7 +317,7 @@ scenario(const char *name)
 		raw_send(IMSG_START_REQ, n, 7, buf, n, &fd, 1);
 	} else if (strcmp(name, "session-cap") == 0)
 		session_cap();
-	else {
+	else if (!scenario_tty(name)) {
 		dprintf(2, "forged-relay: unknown scenario %s\n", name);
 		exit(2);
 	}
