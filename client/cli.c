@@ -1,6 +1,6 @@
 /*
  * cli.c: the command line of opencode-pty-client,
- *	opencode-pty-client [-t seconds] [--] command [arg ...]
+ *	opencode-pty-client [-t seconds] [-s rowsxcols] [--] command [arg ...]
  * Runs as byk on an argv built by the Node service.  Every bound of the
  * start frame is checked here so a refusal names its reason; the
  * encoder checks them again.  Messages never echo an argument back.
@@ -27,6 +27,73 @@ parse_runtime(const char *s, uint32_t *out)
 	if (v > START_MAX_RUNTIME)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* 1..WINSIZE_MAX in plain decimal, up to the end or the 'x'. */
+static const char *
+parse_dim(const char *s, uint16_t *out)
+{
+	uint32_t	v = 0;
+	size_t		i;
+
+	if (s[0] < '1' || s[0] > '9')
+		return NULL;
+	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+		if (i >= 4)
+			return NULL;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	if (v > WINSIZE_MAX)
+		return NULL;
+	*out = (uint16_t)v;
+	return s + i;
+}
+
+/* ROWSxCOLS: two such numbers, one lower-case 'x', nothing else. */
+static int
+parse_winsize(const char *s, uint16_t *rows, uint16_t *cols)
+{
+	const char	*p;
+	uint16_t	 r, c;
+
+	if ((p = parse_dim(s, &r)) == NULL || *p != 'x')
+		return -1;
+	if ((p = parse_dim(p + 1, &c)) == NULL || *p != '\0')
+		return -1;
+	*rows = r;
+	*cols = c;
+	return 0;
+}
+
+/* One option and its value at argv[i]; returns 0 or -1 with err. */
+static int
+parse_option(char *const *argv, int i, int argc, struct client_opts *o,
+    char *err, size_t errlen)
+{
+	int	runtime = argv[i][1] == 't';
+
+	if ((runtime && o->runtime != 0) || (!runtime && o->rows != 0)) {
+		snprintf(err, errlen, "option %s given more than once",
+		    runtime ? "-t" : "-s");
+		return -1;
+	}
+	if (i + 1 >= argc) {
+		snprintf(err, errlen, "option %s needs a value",
+		    runtime ? "-t" : "-s");
+		return -1;
+	}
+	if (runtime && parse_runtime(argv[i + 1], &o->runtime) == -1) {
+		snprintf(err, errlen, "runtime must be a whole number "
+		    "of seconds from 1 to %d", START_MAX_RUNTIME);
+		return -1;
+	}
+	if (!runtime && parse_winsize(argv[i + 1], &o->rows, &o->cols) ==
+	    -1) {
+		snprintf(err, errlen, "window size must be ROWSxCOLS, each "
+		    "a whole number from 1 to %d", WINSIZE_MAX);
+		return -1;
+	}
 	return 0;
 }
 
@@ -81,16 +148,10 @@ cli_parse(int argc, char *const *argv, struct client_opts *o, char *err,
 		snprintf(err, errlen, "empty argument vector");
 		return -1;
 	}
-	if (i < argc && strcmp(argv[i], "-t") == 0) {
-		if (i + 1 >= argc) {
-			snprintf(err, errlen, "option -t needs a value");
+	while (i < argc && (strcmp(argv[i], "-t") == 0 ||
+	    strcmp(argv[i], "-s") == 0)) {
+		if (parse_option(argv, i, argc, o, err, errlen) == -1)
 			return -1;
-		}
-		if (parse_runtime(argv[i + 1], &o->runtime) == -1) {
-			snprintf(err, errlen, "runtime must be a whole number "
-			    "of seconds from 1 to %d", START_MAX_RUNTIME);
-			return -1;
-		}
 		i += 2;
 	}
 	if (i < argc && strcmp(argv[i], "--") == 0)

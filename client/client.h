@@ -34,10 +34,15 @@
 #define CLIENT_EXIT_SEND	4	/* the frame could not be sent */
 
 #define CLIENT_ERRLEN		256
-#define CLIENT_FRAME_MAX	(FRAME_HDR_LEN + FRAME_MAX_PAYLOAD)
+/* An optional RESIZE frame (-s), then the start frame. */
+#define CLIENT_RESIZE_FRAME	(FRAME_HDR_LEN + RESIZE_LEN)
+#define CLIENT_FRAME_MAX	(CLIENT_RESIZE_FRAME + FRAME_HDR_LEN + \
+				 FRAME_MAX_PAYLOAD)
 
 struct client_opts {
 	uint32_t	  runtime;	/* seconds, 0 = no -t given */
+	uint16_t	  rows;		/* window size, 0 = no -s given */
+	uint16_t	  cols;
 	int		  argc;		/* command words */
 	char *const	 *argv;		/* points into main()'s argv */
 	uint16_t	  arglen[START_MAX_ARGS];

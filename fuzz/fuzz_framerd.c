@@ -16,7 +16,12 @@
  *  - a ready frame rebuilt with frame_hdr_encode() and its payload is
  *    the same bytes, and a fresh reader fed them in one piece (with one
  *    byte more) takes exactly the frame and yields the same frame;
- *  - how the stream is cut changes nothing: same frames, same error.
+ *  - how the stream is cut changes nothing: same frames, same error;
+ *  - a ready RESIZE (6) or SIGNAL (7) frame goes through its payload
+ *    decoder: accepted exactly when the length is 4 / 1 and the values
+ *    are in range (rows, cols 1..4096; a signal of the fixed set), an
+ *    accepted payload re-encodes to the same bytes, and a refusal is
+ *    the documented code, which the encoder gives for the same values.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +81,67 @@ check_reencode(const uint8_t *orig, size_t flen)
 }
 
 static void
+check_resize(const uint8_t *p, uint32_t len)
+{
+	struct winsize_req	ws, raw;
+	uint8_t			enc[RESIZE_LEN + 1];
+	int			r, valid;
+
+	memset(&ws, 0, sizeof(ws));
+	r = resize_decode(p, len, &ws);
+	if (len < RESIZE_LEN) {
+		PROP(r == FRAME_E_TRUNCATED);
+		return;
+	}
+	PROP(len == RESIZE_LEN);	/* the header cap */
+	raw.rows = get16(p);
+	raw.cols = get16(p + 2);
+	valid = raw.rows >= 1 && raw.rows <= 4096 && raw.cols >= 1 &&
+	    raw.cols <= 4096;
+	PROP(valid == winsize_valid(raw.rows, raw.cols));
+	enc[RESIZE_LEN] = 0xa5;
+	if (!valid) {
+		PROP(r == FRAME_E_WINSIZE);
+		PROP(ws.rows == 0 && ws.cols == 0);
+		PROP(resize_encode(&raw, enc, sizeof(enc)) == FRAME_E_WINSIZE);
+		return;
+	}
+	PROP(r == FRAME_OK);
+	PROP(ws.rows == raw.rows && ws.cols == raw.cols);
+	PROP(resize_encode(&ws, enc, sizeof(enc)) == RESIZE_LEN);
+	PROP(memcmp(enc, p, RESIZE_LEN) == 0 && enc[RESIZE_LEN] == 0xa5);
+	PROP(resize_encode(&ws, enc, RESIZE_LEN - 1) == FRAME_E_SPACE);
+}
+
+static void
+check_signal(const uint8_t *p, uint32_t len)
+{
+	static const uint8_t	set[] = { 1, 2, 3, 9, 10, 12, 15, 18, 19,
+				    20, 28 };
+	uint8_t			sig = 0, enc[2];
+	int			r, valid;
+
+	r = signal_decode(p, len, &sig);
+	if (len < SIGNAL_LEN) {
+		PROP(r == FRAME_E_TRUNCATED);
+		return;
+	}
+	PROP(len == SIGNAL_LEN);	/* the header cap */
+	valid = memchr(set, p[0], sizeof(set)) != NULL;
+	PROP(valid == signal_allowed(p[0]));
+	enc[1] = 0xa5;
+	if (!valid) {
+		PROP(r == FRAME_E_SIGNAL && sig == 0);
+		PROP(signal_encode(p[0], enc, sizeof(enc)) == FRAME_E_SIGNAL);
+		return;
+	}
+	PROP(r == FRAME_OK && sig == p[0]);
+	PROP(signal_encode(sig, enc, sizeof(enc)) == SIGNAL_LEN);
+	PROP(enc[0] == p[0] && enc[1] == 0xa5);
+	PROP(signal_encode(sig, enc, 0) == FRAME_E_SPACE);
+}
+
+static void
 check_ready(struct feeder *fd)
 {
 	struct frame_hdr	h;
@@ -99,6 +165,10 @@ check_ready(struct feeder *fd)
 	PROP(fr.ready && fr.have == fr.hdr.len);
 
 	check_reencode(orig, flen);
+	if (fr.hdr.type == FRAME_RESIZE)
+		check_resize(fr.payload, fr.hdr.len);
+	else if (fr.hdr.type == FRAME_SIGNAL)
+		check_signal(fr.payload, fr.hdr.len);
 
 	PROP(fd->out->nframes < MAX_FRAMES);
 	fd->out->end[fd->out->nframes++] = fd->pos;

@@ -17,9 +17,11 @@
  * (not from msgtab.c).  An accepted message must satisfy its table entry
  * exactly, carry the same bytes and, if required, the same file as sent,
  * close-on-exec; imsg_check_state() must allow it in exactly its
- * documented states.  An accepted START_REQ goes through
- * msg_start_decode(), whose accepted arguments must obey the limits and
- * re-encode with msg_start_encode() to the same bytes.  A refused
+ * documented states.  A channel-wide type (every state) must name
+ * session 0.  An accepted START_REQ goes through msg_start_decode(),
+ * whose accepted arguments and window size must obey the limits, with
+ * the reserved field 0, and re-encode with msg_start_encode() to the
+ * same bytes.  A refused
  * message must leave msg->fd at -1, exactly one packet is consumed per
  * receive, and the number of open descriptors is the same after every
  * input as before it: nothing leaks.
@@ -44,7 +46,7 @@
 #define MAX_RECORDS	8
 #define BIG_EXTRA	65536u
 #define PKT_MAX		(BIG_EXTRA + 0xffffu)
-#define RECV_MAX	(IMSG_HDR_LEN + 24 + 65536)	/* docs/IMSG.md */
+#define RECV_MAX	(IMSG_HDR_LEN + 32 + 65536)	/* docs/IMSG.md */
 
 #define F_NFDS		0x03
 #define F_KIND1		0x04
@@ -53,6 +55,8 @@
 #define F_BIG		0x20
 
 #define S(x)		SS_BIT(SS_ ## x)
+#define ALL		(S(FREE) | S(AUTH) | S(ADMITTED) | S(STARTING) | \
+			 S(RUNNING) | S(ENDED) | S(CLOSING))
 
 /* The table of docs/IMSG.md, written out again as the oracle. */
 static const struct want {
@@ -65,7 +69,7 @@ static const struct want {
 	{ IMSG_AUTH_REQ, TO_PARENT, 0, 0, 1, S(FREE) },
 	{ IMSG_AUTH_OK, TO_RELAY, 0, 0, 0, S(AUTH) },
 	{ IMSG_AUTH_DENY, TO_RELAY, 4, 4, 0, S(AUTH) },
-	{ IMSG_START_REQ, TO_PARENT, 26, 65560, 1, S(ADMITTED) },
+	{ IMSG_START_REQ, TO_PARENT, 34, 65568, 1, S(ADMITTED) },
 	{ IMSG_START_OK, TO_RELAY, 0, 0, 1, S(STARTING) | S(CLOSING) },
 	{ IMSG_START_FAIL, TO_RELAY, 4, 4, 0, S(STARTING) | S(CLOSING) },
 	{ IMSG_EXIT, TO_RELAY, 72, 72, 0,
@@ -73,6 +77,9 @@ static const struct want {
 	{ IMSG_CLOSE_REQ, TO_PARENT, 16, 16, 0,
 	    S(ADMITTED) | S(STARTING) | S(RUNNING) | S(ENDED) },
 	{ IMSG_CLOSED, TO_RELAY, 0, 0, 0, S(CLOSING) },
+	{ IMSG_SIGNAL_REQ, TO_PARENT, 4, 4, 0, S(RUNNING) | S(ENDED) },
+	{ IMSG_SHUTDOWN, TO_RELAY, 0, 0, 0, ALL },
+	{ IMSG_SHUTDOWN_DONE, TO_PARENT, 0, 0, 0, ALL },
 };
 
 struct pair {
@@ -180,6 +187,8 @@ expected(const uint8_t *p, size_t len, int nfds, int withcreds)
 		return IMSG_E_FD_MISSING;
 	if (h.sid >= OPTY_MAX_SLOTS)
 		return IMSG_E_SID;
+	if (w->states == ALL && h.sid != 0)
+		return IMSG_E_SID;
 	return 1;
 }
 
@@ -227,16 +236,22 @@ check_start(void)
 	memset(&args, 0, sizeof(args));
 	rv = msg_start_decode(msg.data, msg.hdr.len, &args);
 	if (rv != 0) {
-		PROP(rv >= FRAME_E_RUNTIME && rv <= FRAME_E_TOOLARGE);
+		PROP((rv >= FRAME_E_RUNTIME && rv <= FRAME_E_TOOLARGE) ||
+		    rv == FRAME_E_WINSIZE || rv == FRAME_E_RESERVED);
 		return;
 	}
 	PROP(args.fixed.argc >= 1 && args.fixed.argc <= START_MAX_ARGS);
 	PROP(args.fixed.runtime <= START_MAX_RUNTIME);
+	PROP(args.fixed.rows >= 1 && args.fixed.rows <= 4096);
+	PROP(args.fixed.cols >= 1 && args.fixed.cols <= 4096);
+	PROP(args.fixed.zero == 0);
 	memset(&req, 0, sizeof(req));
 	req.dev = args.fixed.dev;
 	req.ino = args.fixed.ino;
 	req.runtime = args.fixed.runtime;
 	req.argc = (uint16_t)args.fixed.argc;
+	req.rows = args.fixed.rows;
+	req.cols = args.fixed.cols;
 	for (i = 0; i < args.fixed.argc; i++) {
 		PROP((const uint8_t *)args.argv[i] == p);
 		PROP((size_t)(msg.data + msg.hdr.len - p) >= 1);
@@ -266,6 +281,7 @@ check_accepted(const uint8_t *p, size_t len, int nfds, int kind)
 	PROP(w->dir == TO_PARENT);
 	PROP(msg.hdr.len >= w->minlen && msg.hdr.len <= w->maxlen);
 	PROP(msg.hdr.sid < OPTY_MAX_SLOTS);
+	PROP(w->states != ALL || msg.hdr.sid == 0);
 	PROP(len == IMSG_HDR_LEN + (size_t)msg.hdr.len);
 	PROP(memcmp(&msg.hdr, p, IMSG_HDR_LEN) == 0);
 	PROP(msg.hdr.len == 0 ||

@@ -9,9 +9,12 @@
  *    most 3600, arguments in order and nothing after the last;
  *  - start_encode() gives back exactly the same bytes (the encoding is
  *    canonical), and refuses a buffer one byte short;
- *  - the relay's next step holds: msg_start_encode() accepts the
- *    request, its size is within the START_REQ table entry, and the
- *    parent's msg_start_decode() gives back the same request.
+ *  - the relay's next step holds: with a window size in 1..4096 (from
+ *    a RESIZE frame or the 24x80 default; here derived from the input)
+ *    msg_start_encode() accepts the request, its size is within the
+ *    START_REQ table entry, and the parent's msg_start_decode() gives
+ *    back the same request and size; with rows or cols 0 or 4097 it
+ *    refuses with FRAME_E_WINSIZE.
  * Every refusal must be one of the documented FRAME_E_* codes, and a
  * payload over 65536 bytes must be FRAME_E_TOOLARGE.
  */
@@ -49,7 +52,7 @@ check_limits(const struct start_req *req, const uint8_t *data, size_t size)
 
 /* The relay re-encodes for the parent, which decodes it again. */
 static void
-check_relay_path(const struct start_req *req)
+check_relay_path(struct start_req *req)
 {
 	const struct msgtab_ent	*ent;
 	struct start_args	 args;
@@ -59,6 +62,15 @@ check_relay_path(const struct start_req *req)
 
 	for (i = 0; i < req->argc; i++)
 		need += (size_t)req->arglen[i] + 1;
+	req->rows = 0;
+	req->cols = 80;
+	PROP(msg_start_encode(req, mbuf, sizeof(mbuf)) == FRAME_E_WINSIZE);
+	req->rows = 24;
+	req->cols = WINSIZE_MAX + 1;
+	PROP(msg_start_encode(req, mbuf, sizeof(mbuf)) == FRAME_E_WINSIZE);
+	/* Any valid size, chosen by the input's device number. */
+	req->rows = (uint16_t)(1 + (req->dev & 0xfff));
+	req->cols = (uint16_t)(1 + (req->dev >> 12 & 0xfff));
 	m = msg_start_encode(req, mbuf, sizeof(mbuf));
 	PROP(m > 0 && (size_t)m == need);
 	PROP((ent = msgtab_lookup(IMSG_START_REQ)) != NULL);
@@ -69,6 +81,8 @@ check_relay_path(const struct start_req *req)
 	PROP(args.fixed.dev == req->dev && args.fixed.ino == req->ino);
 	PROP(args.fixed.runtime == req->runtime);
 	PROP(args.fixed.argc == req->argc);
+	PROP(args.fixed.rows == req->rows && args.fixed.cols == req->cols);
+	PROP(args.fixed.zero == 0);
 	for (i = 0; i < req->argc; i++) {
 		PROP(strlen(args.argv[i]) == req->arglen[i]);
 		PROP(memcmp(args.argv[i], req->argv[i], req->arglen[i]) == 0);

@@ -28,6 +28,8 @@
 
 /* The header goes on the wire as the struct: no padding allowed. */
 _Static_assert(sizeof(struct imsg_hdr) == IMSG_HDR_LEN, "imsg_hdr size");
+_Static_assert(IMSG_MAX_PAYLOAD == sizeof(struct msg_start) +
+    FRAME_MAX_PAYLOAD, "the receive buffer holds the largest START_REQ");
 
 union imsg_cmsgbuf {
 	struct cmsghdr	hdr;

@@ -13,7 +13,7 @@
 #include "proto/frame.h"
 
 #define IMSG_HDR_LEN		12
-#define IMSG_MAX_PAYLOAD	(24 + FRAME_MAX_PAYLOAD)
+#define IMSG_MAX_PAYLOAD	(32 + FRAME_MAX_PAYLOAD)	/* the largest START_REQ */
 
 struct imsg_hdr {
 	uint32_t	type;

@@ -3,7 +3,8 @@
 # `make check-unit`, as root, with BUILD set).  Runs the real static
 # binary with exactly descriptors 0-4 under strace and proves it opens,
 # stats, resolves, creates and connects nothing; checks its refusals;
-# decodes the frame it sends and the one descriptor that rides with it.
+# decodes the frame it sends and the one descriptor that rides with it,
+# and with -s the RESIZE frame in front of it.
 set -u
 
 BUILD=${BUILD:-build}
@@ -199,6 +200,26 @@ for fd in fds:
     if fd >= 0:
         os.close(fd)
 
+# 2b. -s: one RESIZE frame (type 6, rows/cols big-endian), then the start
+# frame; the descriptor still rides on the very first bytes sent.
+trace = tmp + "/trace3"
+st, err, data, fds = run(["-s", "50x132", "-t", "7", "--", "stty", "size"],
+                         trace=trace)
+check(os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0,
+      "-s run exits 0 (%r)" % err.strip())
+audit(trace, "-s run")
+check(data[:16] == b"OPTY\x01\x06\x00\x00\x00\x00\x00\x04"
+      b"\x00\x32\x00\x84",
+      "-s 50x132: first frame is RESIZE 50x132 (%r)" % data[:16])
+fr = decode(data[16:])
+check(fr is not None and fr[2] == 7 and fr[3] == ["stty", "size"],
+      "-s: the start frame follows, whole and alone")
+check(len(fds) == 1 and fds[0] >= 0,
+      "-s: exactly one descriptor, on the first bytes (%r)" % fds)
+for fd in fds:
+    if fd >= 0:
+        os.close(fd)
+
 # 3. Refusals: nothing is sent, exit non-zero, one clear line.
 def refused(label, want_status, want_text, **kw):
     st, err, data, fds = run(kw.pop("args", ["true"]), **kw)
@@ -213,6 +234,12 @@ refused("fd 4 a regular file", 1, "descriptor 4 is not a directory",
 refused("fd 3 a pipe", 1, "descriptor 3 is not a socket", fd3="pipe")
 refused("runtime 0", 2, "runtime must be", args=["-t", "0", "true"])
 refused("runtime 3601", 2, "runtime must be", args=["-t", "3601", "true"])
+for bad in ["0x80", "24x0", "4097x80", "24x4097", "24X80", "24x80x1",
+            "024x80", " 24x80", "24x", "65535x65535"]:
+    refused("-s %r" % bad, 2, "window size must be ROWSxCOLS",
+            args=["-s", bad, "true"])
+refused("-s twice", 2, "more than once",
+        args=["-s", "1x1", "-s", "2x2", "true"])
 refused("129 words", 2, "too many", args=["x"] * 129)
 refused("4097-byte word", 2, "longer than", args=["echo", "z" * 4097])
 refused("empty command", 2, "empty command name", args=["--", ""])

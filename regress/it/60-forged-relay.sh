@@ -92,7 +92,12 @@ scenario resize-closed "not allowed in this state (type START_REQ, session 8, st
 scenario signal-free "not allowed in this state (type SIGNAL_REQ, session 4, state FREE)"
 scenario signal-admitted "not allowed in this state (type SIGNAL_REQ, session 3, state ADMITTED)" client
 scenario signal-bad "signal 11 is not in the allowed set (session 9)" client
+scenario signal-huge "signal 258 is not in the allowed set (session 9)" client
+scenario signal-other-slot "not allowed in this state (type SIGNAL_REQ, session 11, state FREE)" client
+scenario signal-closing "not allowed in this state (type SIGNAL_REQ, session 4, state FREE)" client
+scenario signal-fd "descriptor on a type that takes none"
 scenario signal-long "payload size not allowed for type"
+scenario shutdown-wrong-direction "message type sent in wrong direction"
 scenario shutdown-done-early "SHUTDOWN_DONE without a shutdown"
 scenario shutdown-done-sid "session id out of range"
 # Not a violation by itself: the parent holds the relay to 16 sessions

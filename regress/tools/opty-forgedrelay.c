@@ -254,8 +254,23 @@ scenario_tty(const char *name)
 	} else if (strcmp(name, "signal-bad") == 0) {
 		running_session(9);
 		signal_send(9, 11);
-	} else if (strcmp(name, "signal-long") == 0)
+	} else if (strcmp(name, "signal-huge") == 0) {
+		running_session(9);
+		signal_send(9, 0x100 + 2);
+	} else if (strcmp(name, "signal-other-slot") == 0) {
+		running_session(10);
+		signal_send(11, 9);
+	} else if (strcmp(name, "signal-closing") == 0) {
+		admit_real_client(4);
+		raw_send(IMSG_CLOSE_REQ, sizeof(cl), 4, &cl, sizeof(cl), NULL,
+		    0);
+		signal_send(4, 15);
+	} else if (strcmp(name, "signal-fd") == 0)
+		raw_send(IMSG_SIGNAL_REQ, 4, 0, buf, 4, &fd, 1);
+	else if (strcmp(name, "signal-long") == 0)
 		raw_send(IMSG_SIGNAL_REQ, 8, 0, buf, 8, NULL, 0);
+	else if (strcmp(name, "shutdown-wrong-direction") == 0)
+		raw_send(IMSG_SHUTDOWN, 0, 0, NULL, 0, NULL, 0);
 	else if (strcmp(name, "shutdown-done-early") == 0)
 		raw_send(IMSG_SHUTDOWN_DONE, 0, 0, NULL, 0, NULL, 0);
 	else if (strcmp(name, "shutdown-done-sid") == 0)

@@ -7,7 +7,9 @@
  * session user, normally as the MainPID of opencode-v2.service.
  *
  *	opty-nodesim [-n runs] [-q] [-t sec] [-i input] [-d dir]
- *	    [-c client] [-w file] [-r file] [-F forgery] -- command [arg ...]
+ *	    [-c client] [-w file] [-r file] [-F forgery] [-W rowsxcols]
+ *	    [-R [^]resize] [-S [^]signal] [-D msec] [-O]
+ *	    -- command [arg ...]
  *
  * -w: wait for a file to exist after connecting, before the start frame.
  * -r: "replaced client": after connecting, fork; the parent exits after
@@ -19,6 +21,21 @@
  * -F: a FORGED client: instead of running opencode-pty-client it sends
  *     its own start frame with a chosen defect: nofd, twofd, notdir,
  *     mismatch, early-input, garbage (garbage bytes after the start).
+ * -W: pass -s ROWSxCOLS to opencode-pty-client (its own RESIZE frame).
+ * -R, -S: extra RESIZE (6) / SIGNAL (7) frames, written by this tool on
+ *     the connection, in command-line order, any number up to 16.  With
+ *     a leading '^' before the start frame (before the client helper
+ *     runs, so the directory descriptor then no longer rides on the
+ *     stream's first byte), otherwise after it.  The value is sent as
+ *     given, unchecked, so invalid frames can be forged:
+ *       -R ROWSxCOLS   rows and cols 0..65535, big-endian u16 each
+ *       -S SIGNO       one byte 0..255
+ *       -R hex:HEX, -S hex:HEX   any payload of 0..16 bytes, the header
+ *                      length being the payload's (over the cap too).
+ * -D: wait that many milliseconds after the start before the frames that
+ *     follow it (default 0).
+ * -O: send the frames that follow the start only once the first output
+ *     frame arrived (the command is running); -D then counts from there.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,6 +55,15 @@
 #include "proto/frame.h"
 
 #define CLIENT_PATH	OPTY_LIBEXECDIR "/opencode-pty-client"
+#define MAX_EXTRA	16	/* -R and -S frames */
+#define EXTRA_MAX_PAYLOAD	16
+
+/* One forged RESIZE or SIGNAL frame of -R / -S. */
+struct extra {
+	uint8_t		 frame[FRAME_HDR_LEN + EXTRA_MAX_PAYLOAD];
+	size_t		 len;
+	int		 pre;		/* before the start frame */
+};
 
 struct nodesim {
 	const char	*dir;
@@ -47,6 +73,11 @@ struct nodesim {
 	const char	*waitfile;
 	const char	*replfile;
 	const char	*forgery;
+	const char	*winsize;	/* -W, for the client's -s */
+	struct extra	 extra[MAX_EXTRA];
+	int		 nextra;
+	int		 delay_ms;
+	int		 after_output;
 	int		 quiet;
 	int		 parallel;
 	int		 slow;
@@ -78,6 +109,122 @@ num(const char *s)
 	return (int)v;
 }
 
+static void __attribute__((noreturn))
+bad_extra(const char *s)
+{
+	fprintf(stderr, "opty-nodesim: bad -R/-S value '%s'\n", s);
+	exit(2);
+}
+
+/* A decimal 0..max and where it ended; no sign, at least one digit. */
+static const char *
+extra_num(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long	v = 0;
+	const char	*p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return NULL;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static size_t
+extra_hex(const char *s, uint8_t *out)
+{
+	size_t	n = 0;
+	int	hi, lo;
+
+	if (strlen(s) % 2 != 0 || strlen(s) / 2 > EXTRA_MAX_PAYLOAD)
+		bad_extra(s);
+	for (; *s != '\0'; s += 2) {
+		if ((hi = hexval(s[0])) == -1 || (lo = hexval(s[1])) == -1)
+			bad_extra(s);
+		out[n++] = (uint8_t)(hi << 4 | lo);
+	}
+	return n;
+}
+
+/* -R (type 6) or -S (type 7): [^](ROWSxCOLS | SIGNO | hex:HEX). */
+static void
+add_extra(struct nodesim *ns, uint8_t type, const char *arg)
+{
+	struct extra	*x;
+	uint8_t		*pl;
+	unsigned long	 a, b;
+	const char	*s = arg, *p;
+	size_t		 n;
+
+	if (ns->nextra >= MAX_EXTRA) {
+		fprintf(stderr, "opty-nodesim: at most %d -R/-S frames\n",
+		    MAX_EXTRA);
+		exit(2);
+	}
+	x = &ns->extra[ns->nextra++];
+	pl = x->frame + FRAME_HDR_LEN;
+	if ((x->pre = (*s == '^')))
+		s++;
+	if (strncmp(s, "hex:", 4) == 0)
+		n = extra_hex(s + 4, pl);
+	else if (type == FRAME_RESIZE) {
+		if ((p = extra_num(s, 0xffff, &a)) == NULL || *p != 'x' ||
+		    (p = extra_num(p + 1, 0xffff, &b)) == NULL || *p != '\0')
+			bad_extra(arg);
+		pl[0] = (uint8_t)(a >> 8);
+		pl[1] = (uint8_t)a;
+		pl[2] = (uint8_t)(b >> 8);
+		pl[3] = (uint8_t)b;
+		n = 4;
+	} else {
+		if ((p = extra_num(s, 255, &a)) == NULL || *p != '\0')
+			bad_extra(arg);
+		pl[0] = (uint8_t)a;
+		n = 1;
+	}
+	frame_hdr_encode(x->frame, type, (uint32_t)n);
+	x->len = FRAME_HDR_LEN + n;
+}
+
+/* Writes the -R/-S frames of one side of the start frame, in order. */
+static void
+send_extra(const struct nodesim *ns, int conn, int pre)
+{
+	int	i;
+
+	for (i = 0; i < ns->nextra; i++) {
+		if (ns->extra[i].pre != pre)
+			continue;
+		if (write(conn, ns->extra[i].frame, ns->extra[i].len) !=
+		    (ssize_t)ns->extra[i].len)
+			die("write -R/-S frame");
+	}
+}
+
+static void
+send_post(const struct nodesim *ns, int conn)
+{
+	if (ns->delay_ms > 0)
+		usleep((useconds_t)ns->delay_ms * 1000);
+	send_extra(ns, conn, 0);
+}
+
 static int
 sim_connect(void)
 {
@@ -107,7 +254,7 @@ sim_wait_file(const char *path)
 static void
 sim_spawn_client(const struct nodesim *ns, int conn, int dirfd)
 {
-	char	*av[START_MAX_ARGS + 5];
+	char	*av[START_MAX_ARGS + 7];
 	int	 n = 0, i, status;
 	pid_t	 pid;
 
@@ -115,6 +262,10 @@ sim_spawn_client(const struct nodesim *ns, int conn, int dirfd)
 	if (ns->runtime != NULL) {
 		av[n++] = "-t";
 		av[n++] = (char *)(uintptr_t)ns->runtime;
+	}
+	if (ns->winsize != NULL) {
+		av[n++] = "-s";
+		av[n++] = (char *)(uintptr_t)ns->winsize;
 	}
 	av[n++] = "--";
 	for (i = 0; i < ns->argc && n < START_MAX_ARGS + 4; i++)
@@ -297,7 +448,7 @@ sim_read(const struct nodesim *ns, int conn)
 	ssize_t				 n;
 	long				 used;
 	size_t				 off;
-	int				 r;
+	int				 r, post = ns->after_output;
 
 	frame_reader_init(&fr);
 	for (;;) {
@@ -325,6 +476,10 @@ sim_read(const struct nodesim *ns, int conn)
 				continue;
 			if ((r = sim_frame(ns, &fr, &bytes)) >= 0)
 				return r;
+			if (post && fr.hdr.type == FRAME_OUTPUT) {
+				post = 0;
+				send_post(ns, conn);
+			}
 			frame_reader_next(&fr);
 		}
 	}
@@ -356,11 +511,14 @@ sim_session(const struct nodesim *ns, int conn)
 		sim_wait_file(ns->waitfile);
 	if (ns->replfile != NULL)
 		sim_replaced(ns->replfile);
+	send_extra(ns, conn, 1);
 	if (ns->forgery != NULL)
 		sim_forge(ns, conn, dirfd);
 	else
 		sim_spawn_client(ns, conn, dirfd);
 	close(dirfd);
+	if (!ns->after_output)
+		send_post(ns, conn);
 	if (ns->input != NULL)
 		sim_send_input(conn, ns->input);
 	r = sim_read(ns, conn);
@@ -401,12 +559,19 @@ sim_parallel(const struct nodesim *ns)
 int
 main(int argc, char *argv[])
 {
-	struct nodesim	 ns = { .dir = ".", .client = CLIENT_PATH, .runs = 1 };
-	int		 ch, i, r = 0;
+	static struct nodesim	 ns = { .dir = ".", .client = CLIENT_PATH,
+				    .runs = 1 };
+	int			 ch, i, r = 0;
 
-	while ((ch = getopt(argc, argv, "c:d:F:i:n:P:qr:s:t:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:D:d:F:i:n:OP:qR:r:S:s:t:W:w:")) !=
+	    -1) {
 		switch (ch) {
 		case 'c': ns.client = optarg; break;
+		case 'D': ns.delay_ms = num(optarg); break;
+		case 'O': ns.after_output = 1; break;
+		case 'R': add_extra(&ns, FRAME_RESIZE, optarg); break;
+		case 'S': add_extra(&ns, FRAME_SIGNAL, optarg); break;
+		case 'W': ns.winsize = optarg; break;
 		case 'd': ns.dir = optarg; break;
 		case 'F': ns.forgery = optarg; break;
 		case 'r': ns.replfile = optarg; break;
@@ -421,6 +586,8 @@ main(int argc, char *argv[])
 			fprintf(stderr, "usage: opty-nodesim [-n runs] [-q] "
 			    "[-t sec] [-i input] [-d dir] [-c client] "
 			    "[-w file] [-r file] [-P n] [-s bps] [-F forgery] "
+			    "[-W rowsxcols] [-R [^]rowsxcols|[^]hex:HEX] "
+			    "[-S [^]signo|[^]hex:HEX] [-D msec] [-O] "
 			    "-- command [arg ...]\n");
 			return 2;
 		}

@@ -21,6 +21,8 @@ seed_req(struct start_req *req)
 	req->ino = 34;
 	req->runtime = 60;
 	req->argc = 3;
+	req->rows = WINSIZE_ROWS_DEFAULT;	/* the relay's default */
+	req->cols = WINSIZE_COLS_DEFAULT;
 	set_arg(req, 0, "printf", 6);
 	set_arg(req, 1, "%s", 2);
 	set_arg(req, 2, "hello world", 11);

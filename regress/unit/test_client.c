@@ -104,6 +104,13 @@ test_cli_rejects_options(void **state)
 	expect_reject(&o, parse(&o, 3, "c", "--runtime", "5"),
 	    "unknown option");
 	expect_reject(&o, parse(&o, 6, "c", "-t", "5", "-t", "6", "ls"),
+	    "more than once");
+	expect_reject(&o, parse(&o, 6, "c", "-s", "5x5", "-s", "6x6", "ls"),
+	    "more than once");
+	expect_reject(&o, parse(&o, 8, "c", "-s", "5x5", "-t", "1", "-s",
+	    "5x5", "ls"), "more than once");
+	expect_reject(&o, parse(&o, 2, "c", "-s"), "needs a value");
+	expect_reject(&o, parse(&o, 4, "c", "-s", "24x80", "-x"),
 	    "unknown option");
 	expect_reject(&o, parse(&o, 1, "c"), "no command");
 	expect_reject(&o, parse(&o, 3, "c", "-t", "5"), "no command");
@@ -111,6 +118,111 @@ test_cli_rejects_options(void **state)
 	expect_reject(&o, parse(&o, 0), "empty argument vector");
 	expect_reject(&o, parse(&o, 2, "c", ""), "empty command name");
 	expect_reject(&o, parse(&o, 3, "c", "--", ""), "empty command name");
+}
+
+static void
+test_cli_winsize(void **state)
+{
+	static const char	*bad[] = {
+		"", "x", "24", "24x", "x80", "0x80", "24x0", "4097x80",
+		"24x4097", "024x80", "24x080", "24X80", "24x80x", "24xx80",
+		"24 x80", " 24x80", "24x80 ", "+24x80", "-24x80", "24x-80",
+		"24x+80", "99999x80", "24x99999", "65560x80", "24,80", "24*80",
+		"0x18x0x50", "24x80\n", "1e3x80", "00001x1",
+	};
+	struct client_opts	o;
+	size_t			i;
+
+	(void)state;
+	assert_int_equal(parse(&o, 4, "c", "-s", "24x80", "ls"), 0);
+	assert_int_equal(o.rows, 24);
+	assert_int_equal(o.cols, 80);
+	assert_int_equal(o.runtime, 0);
+	assert_int_equal(parse(&o, 4, "c", "-s", "1x1", "ls"), 0);
+	assert_int_equal(o.rows, 1);
+	assert_int_equal(o.cols, 1);
+	assert_int_equal(parse(&o, 4, "c", "-s", "4096x4096", "ls"), 0);
+	assert_int_equal(o.rows, 4096);
+	assert_int_equal(o.cols, 4096);
+	/* Either order with -t, and -- after both. */
+	assert_int_equal(parse(&o, 7, "c", "-s", "50x132", "-t", "9", "--",
+	    "-ls"), 0);
+	assert_int_equal(o.rows, 50);
+	assert_int_equal(o.cols, 132);
+	assert_int_equal(o.runtime, 9);
+	assert_string_equal(o.argv[0], "-ls");
+	assert_int_equal(parse(&o, 6, "c", "-t", "9", "-s", "3x4", "ls"), 0);
+	assert_int_equal(o.rows, 3);
+	assert_int_equal(o.cols, 4);
+	/* After the command it is the command's own argument. */
+	assert_int_equal(parse(&o, 4, "c", "ls", "-s", "0x0"), 0);
+	assert_int_equal(o.rows, 0);
+	assert_int_equal(o.argc, 3);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_reject(&o, parse(&o, 4, "c", "-s", bad[i], "ls"),
+		    "window size must be ROWSxCOLS");
+}
+
+/* -s puts one RESIZE frame before the start frame, in one buffer. */
+static void
+test_frame_resize_first(void **state)
+{
+	static uint8_t		 frame[CLIENT_FRAME_MAX];
+	uint8_t			 small[CLIENT_RESIZE_FRAME + FRAME_HDR_LEN +
+				    START_FIXED_LEN + 3];
+	struct client_opts	 o;
+	struct client_dir	 dir = { 7, 8 };
+	struct frame_hdr	 hdr;
+	struct winsize_req	 ws;
+	struct start_req	 req;
+	int			 len;
+
+	(void)state;
+	assert_int_equal(parse(&o, 4, "c", "-s", "4096x1", "id"), 0);
+	len = client_frame(&o, &dir, frame, sizeof(frame), errbuf,
+	    sizeof(errbuf));
+	assert_int_equal(len, CLIENT_RESIZE_FRAME + FRAME_HDR_LEN +
+	    START_FIXED_LEN + 2 + 2);
+	assert_int_equal(frame_hdr_decode(frame, (size_t)len, &hdr),
+	    FRAME_OK);
+	assert_int_equal(hdr.type, FRAME_RESIZE);
+	assert_int_equal(hdr.len, RESIZE_LEN);
+	assert_int_equal(resize_decode(frame + FRAME_HDR_LEN, hdr.len, &ws),
+	    FRAME_OK);
+	assert_int_equal(ws.rows, 4096);
+	assert_int_equal(ws.cols, 1);
+	assert_int_equal(frame[12], 0x10);
+	assert_int_equal(frame[13], 0x00);
+	assert_int_equal(frame[14], 0x00);
+	assert_int_equal(frame[15], 0x01);
+	assert_int_equal(frame_hdr_decode(frame + CLIENT_RESIZE_FRAME,
+	    (size_t)len - CLIENT_RESIZE_FRAME, &hdr), FRAME_OK);
+	assert_int_equal(hdr.type, FRAME_START);
+	assert_int_equal(hdr.len, (uint32_t)len - CLIENT_RESIZE_FRAME -
+	    FRAME_HDR_LEN);
+	assert_int_equal(start_decode(frame + CLIENT_RESIZE_FRAME +
+	    FRAME_HDR_LEN, hdr.len, &req), FRAME_OK);
+	assert_int_equal(req.argc, 1);
+	assert_true(req.dev == 7 && req.ino == 8);
+	/* One byte short: refused, not cut. */
+	assert_int_equal(client_frame(&o, &dir, small, sizeof(small), errbuf,
+	    sizeof(errbuf)), -1);
+	assert_non_null(strstr(errbuf, "start frame"));
+	assert_int_equal(client_frame(&o, &dir, small, 15, errbuf,
+	    sizeof(errbuf)), -1);
+	assert_non_null(strstr(errbuf, "resize frame"));
+	assert_int_equal(client_frame(&o, &dir, small, 5, errbuf,
+	    sizeof(errbuf)), -1);
+	assert_non_null(strstr(errbuf, "resize frame"));
+	/* The encoder's own check, should a caller skip cli_parse(). */
+	o.rows = 4097;
+	assert_int_equal(client_frame(&o, &dir, frame, sizeof(frame), errbuf,
+	    sizeof(errbuf)), -1);
+	assert_non_null(strstr(errbuf, "window size"));
+	o.rows = 0;
+	o.cols = 80;
+	assert_int_equal(client_frame(&o, &dir, frame, sizeof(frame), errbuf,
+	    sizeof(errbuf)), -1);
 }
 
 static void
@@ -174,6 +286,11 @@ test_cli_payload_bound(void **state)
 	assert_non_null(strstr(errbuf, "65536"));
 	last[4042] = '\0';
 	assert_int_equal(cli_parse(17, argv, &o, errbuf, sizeof(errbuf)), 0);
+	assert_int_equal(client_frame(&o, &dir, frame, sizeof(frame), errbuf,
+	    sizeof(errbuf)), FRAME_HDR_LEN + FRAME_MAX_PAYLOAD);
+	/* With -s, the largest start still fits behind the resize frame. */
+	o.rows = 24;
+	o.cols = 80;
 	assert_int_equal(client_frame(&o, &dir, frame, sizeof(frame), errbuf,
 	    sizeof(errbuf)), CLIENT_FRAME_MAX);
 }
@@ -518,6 +635,8 @@ main(void)
 		cmocka_unit_test(test_cli_accepts),
 		cmocka_unit_test(test_cli_rejects_runtime),
 		cmocka_unit_test(test_cli_rejects_options),
+		cmocka_unit_test(test_cli_winsize),
+		cmocka_unit_test(test_frame_resize_first),
 		cmocka_unit_test(test_cli_argc_bounds),
 		cmocka_unit_test(test_cli_arglen_bounds),
 		cmocka_unit_test(test_cli_payload_bound),

@@ -109,8 +109,10 @@ test_type_caps(void **state)
 	assert_int_equal(frame_type_cap(FRAME_OUTPUT), 32768);
 	assert_int_equal(frame_type_cap(FRAME_EXIT), 9 + 64);
 	assert_int_equal(frame_type_cap(FRAME_ERROR), 4 + 256);
+	assert_int_equal(frame_type_cap(FRAME_RESIZE), 4);
+	assert_int_equal(frame_type_cap(FRAME_SIGNAL), 1);
 	assert_int_equal(frame_type_cap(0), 0);
-	assert_int_equal(frame_type_cap(6), 0);
+	assert_int_equal(frame_type_cap(8), 0);
 	assert_int_equal(frame_type_cap(255), 0);
 }
 
@@ -135,7 +137,7 @@ test_hdr_roundtrip_caps(void **state)
 	unsigned int		t;
 
 	(void)state;
-	for (t = FRAME_START; t <= FRAME_ERROR; t++) {
+	for (t = FRAME_START; t <= FRAME_SIGNAL; t++) {
 		frame_hdr_encode(h, t, frame_type_cap(t));
 		assert_int_equal(frame_hdr_decode(h, sizeof(h), &fh),
 		    FRAME_OK);
@@ -202,7 +204,8 @@ test_hdr_unknown_type(void **state)
 {
 	(void)state;
 	assert_int_equal(hdr_check(0, 0), FRAME_E_TYPE);
-	assert_int_equal(hdr_check(6, 0), FRAME_E_TYPE);
+	assert_int_equal(hdr_check(8, 0), FRAME_E_TYPE);
+	assert_int_equal(hdr_check(8, 1), FRAME_E_TYPE);
 	assert_int_equal(hdr_check(255, 0), FRAME_E_TYPE);
 }
 
@@ -212,7 +215,7 @@ test_hdr_over_cap(void **state)
 	unsigned int	t;
 
 	(void)state;
-	for (t = FRAME_START; t <= FRAME_ERROR; t++) {
+	for (t = FRAME_START; t <= FRAME_SIGNAL; t++) {
 		assert_int_equal(hdr_check(t, frame_type_cap(t) + 1),
 		    FRAME_E_TOOLARGE);
 		assert_int_equal(hdr_check(t, 0xffffffffu), FRAME_E_TOOLARGE);
@@ -248,7 +251,7 @@ test_hdr_check_order(void **state)
 	struct frame_hdr	fh;
 
 	(void)state;
-	hdr_raw(h, 6, 0xffffffffu);
+	hdr_raw(h, 8, 0xffffffffu);
 	h[0] = 'X';
 	h[4] = 9;
 	h[6] = 1;
@@ -264,6 +267,235 @@ test_hdr_check_order(void **state)
 	h[5] = FRAME_INPUT;
 	assert_int_equal(frame_hdr_decode(h, sizeof(h), &fh),
 	    FRAME_E_TOOLARGE);
+}
+
+/* The signals of docs/PROTOCOL.md, by number (Linux, all arches here). */
+static const uint8_t	allowed_sigs[] = {
+	1, 2, 3, 9, 10, 12, 15, 18, 19, 20, 28
+};
+
+static int
+sig_listed(unsigned int sig)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(allowed_sigs); i++)
+		if (allowed_sigs[i] == sig)
+			return 1;
+	return 0;
+}
+
+static int
+resize_raw(uint16_t rows, uint16_t cols, struct winsize_req *ws)
+{
+	memset(&rb, 0, sizeof(rb));
+	raw_u16(&rb, rows);
+	raw_u16(&rb, cols);
+	return resize_decode(rb.b, rb.n, ws);
+}
+
+static void
+test_resize_wire(void **state)
+{
+	static const uint8_t	want[RESIZE_LEN] = { 0x00, 0x18, 0x00, 0x50 };
+	struct winsize_req	ws, got;
+
+	(void)state;
+	ws.rows = 24;
+	ws.cols = 80;
+	assert_int_equal(resize_encode(&ws, out, sizeof(out)), RESIZE_LEN);
+	assert_memory_equal(out, want, sizeof(want));
+	memset(&got, 0xff, sizeof(got));
+	assert_int_equal(resize_decode(want, sizeof(want), &got), FRAME_OK);
+	assert_int_equal(got.rows, 24);
+	assert_int_equal(got.cols, 80);
+	/* Big-endian, each field on its own. */
+	assert_int_equal(resize_raw(0x0102, 0x0304, &got), FRAME_OK);
+	assert_int_equal(got.rows, 0x0102);
+	assert_int_equal(got.cols, 0x0304);
+}
+
+static void
+test_resize_length(void **state)
+{
+	struct winsize_req	got;
+	size_t			n;
+
+	(void)state;
+	memset(&rb, 0, sizeof(rb));
+	raw_u16(&rb, 24);
+	raw_u16(&rb, 80);
+	raw_u8(&rb, 0);
+	for (n = 0; n < RESIZE_LEN; n++)
+		assert_int_equal(resize_decode(rb.b, n, &got),
+		    FRAME_E_TRUNCATED);
+	assert_int_equal(resize_decode(rb.b, RESIZE_LEN, &got), FRAME_OK);
+	assert_int_equal(resize_decode(rb.b, RESIZE_LEN + 1, &got),
+	    FRAME_E_TRAILING);
+	assert_int_equal(resize_decode(rb.b, 0xffff, &got),
+	    FRAME_E_TRAILING);
+	/* Length is judged before the values: a short bad size is short. */
+	memset(rb.b, 0, 8);
+	assert_int_equal(resize_decode(rb.b, 3, &got), FRAME_E_TRUNCATED);
+	assert_int_equal(resize_decode(rb.b, 5, &got), FRAME_E_TRAILING);
+}
+
+static void
+test_resize_bounds(void **state)
+{
+	static const struct {
+		uint16_t	v;
+		int		ok;
+	} vals[] = {
+		{ 0, 0 }, { 1, 1 }, { 2, 1 }, { 4095, 1 }, { 4096, 1 },
+		{ 4097, 0 }, { 0x8000, 0 }, { 0xffff, 0 },
+	};
+	struct winsize_req	got, ws;
+	size_t			i, j;
+	int			want;
+
+	(void)state;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (j = 0; j < sizeof(vals) / sizeof(vals[0]); j++) {
+			want = vals[i].ok && vals[j].ok ? FRAME_OK :
+			    FRAME_E_WINSIZE;
+			memset(&got, 0xee, sizeof(got));
+			assert_int_equal(resize_raw(vals[i].v, vals[j].v,
+			    &got), want);
+			if (want == FRAME_OK) {
+				assert_int_equal(got.rows, vals[i].v);
+				assert_int_equal(got.cols, vals[j].v);
+			} else {
+				/* A refusal leaves the output alone. */
+				assert_int_equal(got.rows, 0xeeee);
+				assert_int_equal(got.cols, 0xeeee);
+			}
+			/* The encoder refuses exactly what the decoder does. */
+			ws.rows = vals[i].v;
+			ws.cols = vals[j].v;
+			assert_int_equal(resize_encode(&ws, out, sizeof(out)),
+			    want == FRAME_OK ? RESIZE_LEN : FRAME_E_WINSIZE);
+			assert_int_equal(winsize_valid(vals[i].v, vals[j].v),
+			    want == FRAME_OK);
+		}
+	}
+	/* winsize_valid() takes 32 bits: nothing wraps into range. */
+	assert_false(winsize_valid(0x10001, 80));
+	assert_false(winsize_valid(24, 0x10050));
+	assert_false(winsize_valid(0xffffffffu, 0xffffffffu));
+}
+
+static void
+test_resize_encode_space(void **state)
+{
+	struct winsize_req	ws;
+
+	(void)state;
+	ws.rows = 4096;
+	ws.cols = 1;
+	memset(out, 0x5a, 8);
+	assert_int_equal(resize_encode(&ws, out, 0), FRAME_E_SPACE);
+	assert_int_equal(resize_encode(&ws, out, 3), FRAME_E_SPACE);
+	assert_int_equal(out[0], 0x5a);
+	assert_int_equal(resize_encode(&ws, out, 4), 4);
+	assert_int_equal(out[4], 0x5a);
+	/* An invalid size is refused before the space is looked at. */
+	ws.rows = 0;
+	assert_int_equal(resize_encode(&ws, out, 0), FRAME_E_WINSIZE);
+}
+
+static void
+test_signal_allowed_set(void **state)
+{
+	uint8_t		b[2], sig;
+	unsigned int	s;
+	int		want;
+
+	(void)state;
+	for (s = 0; s <= 255; s++) {
+		want = sig_listed(s);
+		assert_int_equal(signal_allowed(s), want);
+		b[0] = (uint8_t)s;
+		sig = 0xee;
+		assert_int_equal(signal_decode(b, 1, &sig),
+		    want ? FRAME_OK : FRAME_E_SIGNAL);
+		assert_int_equal(sig, want ? s : 0xee);
+		assert_int_equal(signal_encode((uint8_t)s, out, sizeof(out)),
+		    want ? SIGNAL_LEN : FRAME_E_SIGNAL);
+		if (want)
+			assert_int_equal(out[0], s);
+	}
+	/* 32 bits: no wrap into the set. */
+	assert_false(signal_allowed(256 + 2));
+	assert_false(signal_allowed(0xffffff09u));
+}
+
+static void
+test_signal_length(void **state)
+{
+	uint8_t	b[3] = { 15, 15, 15 }, sig = 0;
+
+	(void)state;
+	assert_int_equal(signal_decode(b, 0, &sig), FRAME_E_TRUNCATED);
+	assert_int_equal(signal_decode(b, 2, &sig), FRAME_E_TRAILING);
+	assert_int_equal(signal_decode(b, 3, &sig), FRAME_E_TRAILING);
+	assert_int_equal(sig, 0);
+	assert_int_equal(signal_decode(b, 1, &sig), FRAME_OK);
+	assert_int_equal(sig, 15);
+	/* Length before value. */
+	b[0] = b[1] = 0;
+	assert_int_equal(signal_decode(b, 2, &sig), FRAME_E_TRAILING);
+}
+
+static void
+test_signal_encode_space(void **state)
+{
+	(void)state;
+	out[0] = 0x5a;
+	assert_int_equal(signal_encode(2, out, 0), FRAME_E_SPACE);
+	assert_int_equal(out[0], 0x5a);
+	assert_int_equal(signal_encode(2, out, 1), 1);
+	assert_int_equal(out[0], 2);
+	assert_int_equal(signal_encode(0, out, 0), FRAME_E_SIGNAL);
+	assert_int_equal(signal_encode(11, out, 1), FRAME_E_SIGNAL);
+}
+
+/* Whole frames as the relay reads them: header caps, then payload. */
+static void
+test_resize_signal_frames(void **state)
+{
+	uint8_t			f[FRAME_HDR_LEN + 8];
+	struct frame_hdr	fh;
+	struct winsize_req	ws = { 50, 132 }, got;
+	uint8_t			sig;
+
+	(void)state;
+	frame_hdr_encode(f, FRAME_RESIZE, RESIZE_LEN);
+	assert_int_equal(resize_encode(&ws, f + FRAME_HDR_LEN,
+	    sizeof(f) - FRAME_HDR_LEN), RESIZE_LEN);
+	assert_int_equal(frame_hdr_decode(f, sizeof(f), &fh), FRAME_OK);
+	assert_int_equal(fh.type, FRAME_RESIZE);
+	assert_int_equal(fh.len, 4);
+	assert_int_equal(resize_decode(f + FRAME_HDR_LEN, fh.len, &got),
+	    FRAME_OK);
+	assert_int_equal(got.rows, 50);
+	assert_int_equal(got.cols, 132);
+
+	frame_hdr_encode(f, FRAME_SIGNAL, SIGNAL_LEN);
+	assert_int_equal(signal_encode(2, f + FRAME_HDR_LEN, 1), 1);
+	assert_int_equal(frame_hdr_decode(f, sizeof(f), &fh), FRAME_OK);
+	assert_int_equal(fh.type, FRAME_SIGNAL);
+	assert_int_equal(fh.len, 1);
+	assert_int_equal(signal_decode(f + FRAME_HDR_LEN, fh.len, &sig),
+	    FRAME_OK);
+	assert_int_equal(sig, 2);
+
+	/* Over the caps: the header decoder refuses, not the payload's. */
+	assert_int_equal(hdr_check(FRAME_RESIZE, 5), FRAME_E_TOOLARGE);
+	assert_int_equal(hdr_check(FRAME_SIGNAL, 2), FRAME_E_TOOLARGE);
+	assert_int_equal(hdr_check(FRAME_RESIZE, 0), FRAME_OK);
+	assert_int_equal(hdr_check(FRAME_SIGNAL, 0), FRAME_OK);
+	assert_int_equal(hdr_check(FRAME_RESIZE, 3), FRAME_OK);
 }
 
 static void
@@ -766,18 +998,22 @@ test_error_rejects(void **state)
 static void
 test_strerror_texts(void **state)
 {
-	const char	*seen[16];
+	const char	*seen[17];
 	int		 s, i;
 
 	(void)state;
-	for (s = FRAME_OK; s >= FRAME_E_SPACE; s--) {
+	for (s = FRAME_OK; s >= FRAME_E_SIGNAL; s--) {
 		seen[-s] = frame_strerror(s);
 		assert_non_null(seen[-s]);
 		assert_string_not_equal(seen[-s], "unknown frame status");
 		for (i = 0; i < -s; i++)
 			assert_string_not_equal(seen[i], seen[-s]);
 	}
-	assert_string_equal(frame_strerror(FRAME_E_SPACE - 1),
+	assert_string_equal(frame_strerror(FRAME_E_WINSIZE),
+	    "window size out of range");
+	assert_string_equal(frame_strerror(FRAME_E_SIGNAL),
+	    "signal not allowed");
+	assert_string_equal(frame_strerror(FRAME_E_SIGNAL - 1),
 	    "unknown frame status");
 	assert_string_equal(frame_strerror(1), "unknown frame status");
 }
@@ -818,6 +1054,14 @@ main(void)
 		cmocka_unit_test(test_hdr_input_32769),
 		cmocka_unit_test(test_hdr_truncated),
 		cmocka_unit_test(test_hdr_check_order),
+		cmocka_unit_test(test_resize_wire),
+		cmocka_unit_test(test_resize_length),
+		cmocka_unit_test(test_resize_bounds),
+		cmocka_unit_test(test_resize_encode_space),
+		cmocka_unit_test(test_signal_allowed_set),
+		cmocka_unit_test(test_signal_length),
+		cmocka_unit_test(test_signal_encode_space),
+		cmocka_unit_test(test_resize_signal_frames),
 		cmocka_unit_test(test_start_seed_roundtrip),
 		cmocka_unit_test(test_start_seed_wire),
 		cmocka_unit_test(test_input_roundtrip),

@@ -274,10 +274,18 @@ test_header_errors_passed_through(void **state)
 	frame_reader_init(&rd);
 	assert_int_equal(frame_reader_feed(&rd, buf, sizeof(buf)),
 	    FRAME_E_RESERVED);
-	frame_hdr_encode(buf, 6, 1);
+	frame_hdr_encode(buf, 8, 1);
 	frame_reader_init(&rd);
 	assert_int_equal(frame_reader_feed(&rd, buf, sizeof(buf)),
 	    FRAME_E_TYPE);
+	frame_hdr_encode(buf, FRAME_RESIZE, RESIZE_LEN + 1);
+	frame_reader_init(&rd);
+	assert_int_equal(frame_reader_feed(&rd, buf, sizeof(buf)),
+	    FRAME_E_TOOLARGE);
+	frame_hdr_encode(buf, FRAME_SIGNAL, SIGNAL_LEN + 1);
+	frame_reader_init(&rd);
+	assert_int_equal(frame_reader_feed(&rd, buf, sizeof(buf)),
+	    FRAME_E_TOOLARGE);
 	frame_hdr_encode(buf, 0, 0);
 	frame_reader_init(&rd);
 	assert_int_equal(frame_reader_feed(&rd, buf, sizeof(buf)),

@@ -489,6 +489,12 @@ test_send_refuses(void **state)
 	assert_int_equal(errno, EAGAIN);
 }
 
+/* Channel-wide types: every state, spelled out rather than SS_ANY. */
+#define ALL_STATES	(SS_BIT(SS_FREE) | SS_BIT(SS_AUTH) | \
+			 SS_BIT(SS_ADMITTED) | SS_BIT(SS_STARTING) | \
+			 SS_BIT(SS_RUNNING) | SS_BIT(SS_ENDED) | \
+			 SS_BIT(SS_CLOSING))
+
 /* The table, restated independently from docs/IMSG.md. */
 static const struct {
 	uint32_t		type;
@@ -500,7 +506,7 @@ static const struct {
 	{ IMSG_AUTH_REQ, TO_PARENT, 0, 0, FD_REQUIRED, SS_BIT(SS_FREE) },
 	{ IMSG_AUTH_OK, TO_RELAY, 0, 0, FD_NONE, SS_BIT(SS_AUTH) },
 	{ IMSG_AUTH_DENY, TO_RELAY, 4, 4, FD_NONE, SS_BIT(SS_AUTH) },
-	{ IMSG_START_REQ, TO_PARENT, 24 + 2, 24 + 65536, FD_REQUIRED,
+	{ IMSG_START_REQ, TO_PARENT, 32 + 2, 32 + 65536, FD_REQUIRED,
 	    SS_BIT(SS_ADMITTED) },
 	{ IMSG_START_OK, TO_RELAY, 0, 0, FD_REQUIRED,
 	    SS_BIT(SS_STARTING) | SS_BIT(SS_CLOSING) },
@@ -513,6 +519,10 @@ static const struct {
 	    SS_BIT(SS_ADMITTED) | SS_BIT(SS_STARTING) | SS_BIT(SS_RUNNING) |
 	    SS_BIT(SS_ENDED) },
 	{ IMSG_CLOSED, TO_RELAY, 0, 0, FD_NONE, SS_BIT(SS_CLOSING) },
+	{ IMSG_SIGNAL_REQ, TO_PARENT, 4, 4, FD_NONE,
+	    SS_BIT(SS_RUNNING) | SS_BIT(SS_ENDED) },
+	{ IMSG_SHUTDOWN, TO_RELAY, 0, 0, FD_NONE, ALL_STATES },
+	{ IMSG_SHUTDOWN_DONE, TO_PARENT, 0, 0, FD_NONE, ALL_STATES },
 };
 
 static void
@@ -533,6 +543,10 @@ test_table(void **state)
 		assert_int_equal(ent->fd, expect_tab[i].fd);
 		assert_int_equal(ent->states, expect_tab[i].states);
 	}
+	/* The receive buffer holds every legal message. */
+	for (i = 1; i < IMSG_TYPE_MAX; i++)
+		assert_true(msgtab_lookup((uint32_t)i)->maxlen <=
+		    IMSG_MAX_PAYLOAD);
 	assert_null(msgtab_lookup(0));
 	assert_null(msgtab_lookup(IMSG_TYPE_MAX));
 	assert_null(msgtab_lookup(0xffffffffu));
@@ -564,6 +578,124 @@ test_state_checks(void **state)
 	assert_int_equal(imsg_check_state(&msg, SS_FREE), IMSG_E_STATE);
 }
 
+/* A signal request: exactly 4 bytes, relay to parent, no descriptor. */
+static void
+test_signal_req(void **state)
+{
+	struct pair		*p = *state;
+	struct imsg_signal	 sg = { 2 };
+	int			 fd;
+
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SIGNAL_REQ, 7, -1, &sg,
+	    sizeof(sg)), 0);
+	assert_int_equal(imsg_recv(p->sv[1], TO_PARENT, &msg), 1);
+	assert_int_equal(msg.hdr.type, IMSG_SIGNAL_REQ);
+	assert_int_equal(msg.hdr.sid, 7);
+	assert_int_equal(msg.hdr.len, 4);
+	assert_int_equal(msg.fd, -1);
+	assert_memory_equal(msg.data, &sg, sizeof(sg));
+	assert_int_equal(imsg_check_state(&msg, SS_RUNNING), 0);
+	assert_int_equal(imsg_check_state(&msg, SS_ENDED), 0);
+	assert_int_equal(imsg_check_state(&msg, SS_ADMITTED), IMSG_E_STATE);
+	assert_int_equal(imsg_check_state(&msg, SS_STARTING), IMSG_E_STATE);
+	assert_int_equal(imsg_check_state(&msg, SS_CLOSING), IMSG_E_STATE);
+	assert_int_equal(imsg_check_state(&msg, SS_FREE), IMSG_E_STATE);
+
+	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 0, 1, 0), 0, IMSG_E_SIZE);
+	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 3, 1, 3), 0, IMSG_E_SIZE);
+	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 5, 1, 5), 0, IMSG_E_SIZE);
+	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 4, 1, 4), 1,
+	    IMSG_E_FD_UNEXPECTED);
+	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 4, OPTY_MAX_SLOTS, 4), 0,
+	    IMSG_E_SID);
+	/* The parent never sends one. */
+	reject_to_relay(p, forge(IMSG_SIGNAL_REQ, 4, 1, 4), 0, IMSG_E_DIR);
+
+	/* The sender refuses the same. */
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	errno = 0;
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SIGNAL_REQ, 1, -1, &sg, 3),
+	    -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SIGNAL_REQ, 1, -1, NULL,
+	    sizeof(sg)), -1);
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SIGNAL_REQ, 1, fd, &sg,
+	    sizeof(sg)), -1);
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SIGNAL_REQ,
+	    OPTY_MAX_SLOTS, -1, &sg, sizeof(sg)), -1);
+	close(fd);
+}
+
+/* SHUTDOWN and SHUTDOWN_DONE: empty, no descriptor, session id 0 only. */
+static void
+test_shutdown_types(void **state)
+{
+	struct pair	*p = *state;
+	int		 s, fd;
+
+	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN, 0, -1, NULL, 0),
+	    0);
+	assert_int_equal(imsg_recv(p->sv[0], TO_RELAY, &msg), 1);
+	assert_int_equal(msg.hdr.type, IMSG_SHUTDOWN);
+	assert_int_equal(msg.hdr.sid, 0);
+	assert_int_equal(msg.fd, -1);
+	for (s = 0; s < SS_NSTATES; s++)
+		assert_int_equal(imsg_check_state(&msg, s), 0);
+	assert_int_equal(imsg_check_state(&msg, SS_NSTATES), IMSG_E_STATE);
+
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SHUTDOWN_DONE, 0, -1, NULL,
+	    0), 0);
+	assert_int_equal(imsg_recv(p->sv[1], TO_PARENT, &msg), 1);
+	assert_int_equal(msg.hdr.type, IMSG_SHUTDOWN_DONE);
+	assert_int_equal(msg.hdr.sid, 0);
+	for (s = 0; s < SS_NSTATES; s++)
+		assert_int_equal(imsg_check_state(&msg, s), 0);
+
+	/* A session id on a channel-wide message: refused on receive. */
+	reject_to_relay(p, forge(IMSG_SHUTDOWN, 0, 1, 0), 0, IMSG_E_SID);
+	reject_to_relay(p, forge(IMSG_SHUTDOWN, 0, OPTY_MAX_SLOTS - 1, 0), 0,
+	    IMSG_E_SID);
+	reject_to_relay(p, forge(IMSG_SHUTDOWN, 0, OPTY_MAX_SLOTS, 0), 0,
+	    IMSG_E_SID);
+	reject_to_parent(p, forge(IMSG_SHUTDOWN_DONE, 0, 1, 0), 0,
+	    IMSG_E_SID);
+	reject_to_parent(p, forge(IMSG_SHUTDOWN_DONE, 0, 0xffffffffu, 0), 0,
+	    IMSG_E_SID);
+	/* Size, descriptor and direction come first, as for every type. */
+	reject_to_relay(p, forge(IMSG_SHUTDOWN, 1, 0, 1), 0, IMSG_E_SIZE);
+	reject_to_relay(p, forge(IMSG_SHUTDOWN, 0, 0, 0), 1,
+	    IMSG_E_FD_UNEXPECTED);
+	reject_to_parent(p, forge(IMSG_SHUTDOWN_DONE, 4, 0, 4), 0,
+	    IMSG_E_SIZE);
+	reject_to_parent(p, forge(IMSG_SHUTDOWN_DONE, 0, 0, 0), 1,
+	    IMSG_E_FD_UNEXPECTED);
+	reject_to_parent(p, forge(IMSG_SHUTDOWN, 0, 0, 0), 0, IMSG_E_DIR);
+	reject_to_relay(p, forge(IMSG_SHUTDOWN_DONE, 0, 0, 0), 0, IMSG_E_DIR);
+
+	/* ... and on send. */
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	errno = 0;
+	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN, 1, -1, NULL, 0),
+	    -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN,
+	    OPTY_MAX_SLOTS - 1, -1, NULL, 0), -1);
+	assert_int_equal(imsg_send(p->sv[0], IMSG_SHUTDOWN_DONE, 3, -1, NULL,
+	    0), -1);
+	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN, 0, fd, NULL, 0),
+	    -1);
+	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN, 0, -1, pkt, 1),
+	    -1);
+	close(fd);
+	/* Per-session types still take any session id in range. */
+	assert_int_equal(imsg_send(p->sv[1], IMSG_CLOSED, OPTY_MAX_SLOTS - 1,
+	    -1, NULL, 0), 0);
+	assert_int_equal(imsg_recv(p->sv[0], TO_RELAY, &msg), 1);
+	assert_int_equal(msg.hdr.sid, OPTY_MAX_SLOTS - 1);
+}
+
 static void
 test_names(void **state)
 {
@@ -572,6 +704,10 @@ test_names(void **state)
 	(void)state;
 	assert_string_equal(imsg_type_name(IMSG_AUTH_REQ), "AUTH_REQ");
 	assert_string_equal(imsg_type_name(IMSG_CLOSED), "CLOSED");
+	assert_string_equal(imsg_type_name(IMSG_SIGNAL_REQ), "SIGNAL_REQ");
+	assert_string_equal(imsg_type_name(IMSG_SHUTDOWN), "SHUTDOWN");
+	assert_string_equal(imsg_type_name(IMSG_SHUTDOWN_DONE),
+	    "SHUTDOWN_DONE");
 	assert_string_equal(imsg_type_name(0), "unknown");
 	assert_string_equal(imsg_type_name(IMSG_TYPE_MAX), "unknown");
 	assert_string_equal(sess_state_name(SS_FREE), "FREE");
@@ -610,6 +746,8 @@ main(void)
 		PT(test_foreign_cmsg),
 		PT(test_pidfd_cmsg_closed),
 		PT(test_send_refuses),
+		PT(test_signal_req),
+		PT(test_shutdown_types),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_state_checks),
 		cmocka_unit_test(test_names),

@@ -22,9 +22,10 @@ static size_t			blen;
 static struct start_args	args;
 static char			big[START_MAX_ARGLEN + 2];
 
-/* Fixed part, then raw bytes appended by the caller. */
+/* Fixed part with any size and reserved field, then raw bytes. */
 static void
-raw_fixed(uint32_t argc, uint32_t runtime)
+raw_fixed_ws(uint32_t argc, uint32_t runtime, uint16_t rows, uint16_t cols,
+    uint32_t zero)
 {
 	struct msg_start	ms;
 
@@ -33,8 +34,17 @@ raw_fixed(uint32_t argc, uint32_t runtime)
 	ms.ino = 34;
 	ms.runtime = runtime;
 	ms.argc = argc;
+	ms.rows = rows;
+	ms.cols = cols;
+	ms.zero = zero;
 	memcpy(buf, &ms, sizeof(ms));
 	blen = sizeof(ms);
+}
+
+static void
+raw_fixed(uint32_t argc, uint32_t runtime)
+{
+	raw_fixed_ws(argc, runtime, 24, 80, 0);
 }
 
 static void
@@ -62,6 +72,9 @@ test_roundtrip_seed(void **state)
 	assert_int_equal(args.fixed.ino, 34);
 	assert_int_equal(args.fixed.runtime, 60);
 	assert_int_equal(args.fixed.argc, 3);
+	assert_int_equal(args.fixed.rows, 24);
+	assert_int_equal(args.fixed.cols, 80);
+	assert_int_equal(args.fixed.zero, 0);
 	assert_string_equal(args.argv[0], "printf");
 	assert_string_equal(args.argv[1], "%s");
 	assert_string_equal(args.argv[2], "hello world");
@@ -82,11 +95,18 @@ test_from_start_frame(void **state)
 	n = start_encode(&req, frame, sizeof(frame));
 	assert_true(n > 0);
 	assert_int_equal(start_decode(frame, (size_t)n, &got), FRAME_OK);
+	/* The size is not in the start frame: the relay adds it. */
+	assert_int_equal(msg_start_encode(&got, buf, sizeof(buf)),
+	    FRAME_E_WINSIZE);
+	got.rows = 50;
+	got.cols = 132;
 	n = msg_start_encode(&got, buf, sizeof(buf));
 	assert_true(n > 0);
 	assert_int_equal(msg_start_decode(buf, (size_t)n, &args), 0);
 	assert_string_equal(args.argv[1], "");
 	assert_string_equal(args.argv[2], "hello world");
+	assert_int_equal(args.fixed.rows, 50);
+	assert_int_equal(args.fixed.cols, 132);
 }
 
 static void
@@ -99,6 +119,7 @@ test_max_args(void **state)
 	(void)state;
 	memset(big, 'm', sizeof(big));
 	memset(&req, 0, sizeof(req));
+	req.rows = req.cols = WINSIZE_MAX;
 	req.argc = START_MAX_ARGS;
 	for (i = 0; i < START_MAX_ARGS; i++)
 		set_arg(&req, i, big, 100);
@@ -142,7 +163,102 @@ test_encode_rejects(void **state)
 	    FRAME_E_RUNTIME);
 }
 
-/* 24 + 16 * 4097 is over the table's START_REQ maximum. */
+/* The encoder refuses any size the decoder would refuse. */
+static void
+test_encode_winsize(void **state)
+{
+	static const uint16_t	bad[] = { 0, 4097, 0xffff };
+	struct start_req	req;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		seed_req(&req);
+		req.rows = bad[i];
+		assert_int_equal(msg_start_encode(&req, buf, sizeof(buf)),
+		    FRAME_E_WINSIZE);
+		seed_req(&req);
+		req.cols = bad[i];
+		assert_int_equal(msg_start_encode(&req, buf, sizeof(buf)),
+		    FRAME_E_WINSIZE);
+	}
+	seed_req(&req);
+	req.rows = req.cols = 0;
+	assert_int_equal(msg_start_encode(&req, buf, sizeof(buf)),
+	    FRAME_E_WINSIZE);
+	/* Checked before the space. */
+	assert_int_equal(msg_start_encode(&req, buf, 0), FRAME_E_WINSIZE);
+	seed_req(&req);
+	req.rows = 1;
+	req.cols = WINSIZE_MAX;
+	assert_true(msg_start_encode(&req, buf, sizeof(buf)) > 0);
+	assert_int_equal(msg_start_decode(buf, sizeof(struct msg_start) +
+	    22, &args), 0);
+	assert_int_equal(args.fixed.rows, 1);
+	assert_int_equal(args.fixed.cols, WINSIZE_MAX);
+}
+
+static void
+test_decode_winsize(void **state)
+{
+	static const struct {
+		uint16_t	rows, cols;
+		int		want;
+	} c[] = {
+		{ 1, 1, 0 }, { 4096, 4096, 0 }, { 24, 80, 0 },
+		{ 0, 80, FRAME_E_WINSIZE }, { 24, 0, FRAME_E_WINSIZE },
+		{ 0, 0, FRAME_E_WINSIZE }, { 4097, 80, FRAME_E_WINSIZE },
+		{ 24, 4097, FRAME_E_WINSIZE },
+		{ 0xffff, 0xffff, FRAME_E_WINSIZE },
+		{ 0xffff, 80, FRAME_E_WINSIZE }, { 24, 0xffff, FRAME_E_WINSIZE },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		raw_fixed_ws(1, 0, c[i].rows, c[i].cols, 0);
+		raw_add("true", 5);
+		assert_int_equal(msg_start_decode(buf, blen, &args),
+		    c[i].want);
+		if (c[i].want == 0) {
+			assert_int_equal(args.fixed.rows, c[i].rows);
+			assert_int_equal(args.fixed.cols, c[i].cols);
+		}
+	}
+}
+
+static void
+test_decode_zero_field(void **state)
+{
+	static const uint32_t	bad[] = { 1, 0x80000000u, 0xffffffffu };
+	struct start_req	req;
+	struct msg_start	ms;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		raw_fixed_ws(1, 0, 24, 80, bad[i]);
+		raw_add("true", 5);
+		assert_int_equal(msg_start_decode(buf, blen, &args),
+		    FRAME_E_RESERVED);
+	}
+	/* The order of docs/IMSG.md: argc, then size, then the zero. */
+	raw_fixed_ws(0, 0, 0, 0, 1);
+	raw_add("true", 5);
+	assert_int_equal(msg_start_decode(buf, blen, &args), FRAME_E_ARGC);
+	raw_fixed_ws(1, 0, 0, 0, 1);
+	raw_add("true", 5);
+	assert_int_equal(msg_start_decode(buf, blen, &args),
+	    FRAME_E_WINSIZE);
+	/* The encoder always writes 0 there. */
+	seed_req(&req);
+	memset(buf, 0xff, sizeof(struct msg_start));
+	assert_true(msg_start_encode(&req, buf, sizeof(buf)) > 0);
+	memcpy(&ms, buf, sizeof(ms));
+	assert_int_equal(ms.zero, 0);
+}
+
+/* 32 + 16 * 4097 is over the table's START_REQ maximum. */
 static void
 test_encode_toolarge(void **state)
 {
@@ -152,6 +268,7 @@ test_encode_toolarge(void **state)
 	(void)state;
 	memset(big, 'l', sizeof(big));
 	memset(&req, 0, sizeof(req));
+	req.rows = req.cols = 1;
 	req.argc = 16;
 	for (i = 0; i < 16; i++)
 		set_arg(&req, i, big, START_MAX_ARGLEN);
@@ -288,6 +405,9 @@ main(void)
 		cmocka_unit_test(test_from_start_frame),
 		cmocka_unit_test(test_max_args),
 		cmocka_unit_test(test_encode_rejects),
+		cmocka_unit_test(test_encode_winsize),
+		cmocka_unit_test(test_decode_winsize),
+		cmocka_unit_test(test_decode_zero_field),
 		cmocka_unit_test(test_encode_toolarge),
 		cmocka_unit_test(test_encode_space),
 		cmocka_unit_test(test_decode_argc),
