@@ -221,10 +221,13 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	    (r = sd_bus_message_append(m, "(sv)",
 	    "StandardErrorFileDescriptor", "h", in->dirsock_fd)) < 0)
 		return r;
-	/* Only where PID 1 knows it (systemd >= 257): else the call fails. */
-	if (in->private_pids && (r = sd_bus_message_append(m, "(sv)",
-	    "PrivatePIDs", "s", "yes")) < 0)
-		return r;
+	/*
+	 * No PrivatePIDs=, even where PID 1 knows it: it would make the
+	 * command, which the launcher execs, the init of a PID namespace,
+	 * and the kernel hides from such an init every signal it has no
+	 * handler for: ^C, SIGNAL frames, the stop's SIGTERM (measured,
+	 * docs/LAUNCHER.md).
+	 */
 	if (in->runtime_sec > 0)
 		return sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
 		    (uint64_t)in->runtime_sec * USEC_PER_SEC);

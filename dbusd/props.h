@@ -39,7 +39,6 @@ struct props_in {
 	int			 dirsock_fd;
 	uint32_t		 argc;
 	const char *const	*argv;
-	int			 private_pids;	/* PID 1 knows PrivatePIDs= */
 };
 
 /* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */

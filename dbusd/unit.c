@@ -45,7 +45,6 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
 		.name = spec->name, .runtime_sec = spec->runtime_sec,
 		.tty_fd = spec->tty_fd, .dirsock_fd = spec->dirsock_fd,
 		.argc = spec->argc, .argv = spec->argv,
-		.private_pids = d->pid1.private_pids,
 	};
 	struct dbusd_req	*req;
 	int			 r;

@@ -131,9 +131,11 @@ features_report(struct dbusd *bus)
 	struct pid1_info	pi;
 
 	dbusd_pid1_info(bus, &pi);
-	log_info("systemd %s; optional session hardening: PrivatePIDs=%s, "
-	    "Landlock signal and abstract socket scoping %s", pi.version,
-	    pi.private_pids ? "yes" : "no (systemd >= 257 needed)",
+	log_info("systemd %s; optional session hardening: PrivatePIDs=no "
+	    "(%s; not used: the command would be a PID namespace's init, "
+	    "deaf to its signals), Landlock signal and abstract socket "
+	    "scoping %s", pi.version,
+	    pi.private_pids ? "known to PID 1" : "unknown to PID 1",
 	    ll_abi >= OPTY_LANDLOCK_ABI_SCOPE ? "yes" :
 	    "no (Landlock ABI >= 6 needed)");
 }

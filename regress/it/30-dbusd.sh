@@ -165,10 +165,10 @@ for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
 done
 check Service BindReadOnlyPaths "a(ssbt) 5$b"
 check Service InaccessiblePaths 'as 2 "-/run/dbus" "-/run/user"'
-# PrivatePIDs= only where PID 1 knows it (then the start would fail).
+# Never PrivatePIDs=: the command must stay signalable (docs/UNITS.md).
 if busctl get-property org.freedesktop.systemd1 "$path" \
     org.freedesktop.systemd1.Service PrivatePIDs >/dev/null 2>&1; then
-	check Service PrivatePIDs 's "yes"'
+	check Service PrivatePIDs 's "no"'
 else
 	pass "PrivatePIDs not known to PID 1 and not sent"
 fi

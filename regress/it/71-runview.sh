@@ -40,7 +40,7 @@ check "start-up logs the Landlock ABI ($(grep -o 'Landlock ABI [0-9]*' \
     "$tmp/sup.log"))" grep -Eq '^supervisor: Landlock ABI [1-9][0-9]*: ' \
     "$tmp/sup.log"
 check "start-up logs the optional session hardening" grep -Eq \
-    '^supervisor: systemd [^;]+; optional session hardening: PrivatePIDs=(yes|no .*), Landlock signal and abstract socket scoping (yes|no .*)$' \
+    '^supervisor: systemd [^;]+; optional session hardening: PrivatePIDs=no \((known|unknown) to PID 1; not used: [^)]*\), Landlock signal and abstract socket scoping (yes|no .*)$' \
     "$tmp/sup.log" || sed 's/^/  /' "$tmp/sup.log"
 # What PID 1 itself says about PrivatePIDs=, asked independently.
 if busctl get-property org.freedesktop.systemd1 \
@@ -51,11 +51,13 @@ else
 	ppids=
 fi
 if [ -n "$ppids" ]; then
-	check "the log says PrivatePIDs=yes (PID 1 knows it)" \
-	    grep -q 'hardening: PrivatePIDs=yes,' "$tmp/sup.log"
+	check "the log says PrivatePIDs= is known and not used" \
+	    grep -q 'hardening: PrivatePIDs=no (known to PID 1; not used' \
+	    "$tmp/sup.log"
 else
-	check "the log says PrivatePIDs=no (PID 1 does not know it)" \
-	    grep -q 'hardening: PrivatePIDs=no ' "$tmp/sup.log"
+	check "the log says PrivatePIDs= is unknown to PID 1" \
+	    grep -q 'hardening: PrivatePIDs=no (unknown to PID 1; not used' \
+	    "$tmp/sup.log"
 fi
 
 # --- a real session unit's properties, read while it runs --------------
@@ -80,7 +82,7 @@ for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
 done
 want BindReadOnlyPaths "$b"
 want InaccessiblePaths '-/run/dbus -/run/user'
-want PrivatePIDs "$ppids"
+want PrivatePIDs "${ppids:+no}"
 n=0
 while systemctl is-active -q "$CLIENT_UNIT" && [ $n -lt 100 ]; do
 	sleep 0.1; n=$((n + 1))

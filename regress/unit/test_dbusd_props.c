@@ -118,13 +118,12 @@ teardown(void **state)
 }
 
 static struct props_in
-mkin(struct fixture *f, uint32_t runtime, int private_pids)
+mkin(struct fixture *f, uint32_t runtime)
 {
 	struct props_in	in = {
 		.name = NAME, .runtime_sec = runtime,
 		.tty_fd = f->stream[0], .dirsock_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
-		.private_pids = private_pids,
 	};
 
 	return in;
@@ -319,7 +318,7 @@ static void
 test_exact_set(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 0);
+	struct props_in	 in = mkin(f, 0);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, NULL);
@@ -329,7 +328,7 @@ static void
 test_runtime(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 60, 0);
+	struct props_in	 in = mkin(f, 60);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, "RuntimeMaxUSec=t:60000000");
@@ -339,37 +338,11 @@ static void
 test_runtime_max(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 3600, 0);
+	struct props_in	 in = mkin(f, 3600);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE,
 	    "RuntimeMaxUSec=t:3600000000");
-}
-
-/* Only where PID 1 knows it: once, as a string, nothing else changes. */
-static void
-test_private_pids(void **state)
-{
-	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 1);
-
-	build_and_read(f, &in);
-	assert_exact_set(f, expect_base, NBASE, "PrivatePIDs=s:yes");
-}
-
-static void
-test_private_pids_runtime(void **state)
-{
-	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 60, 1);
-	size_t		 j, hits = 0;
-
-	build_and_read(f, &in);
-	for (j = 0; j < f->ngot; j++)
-		hits += strcmp(f->got[j], "PrivatePIDs=s:yes") == 0 ||
-		    strcmp(f->got[j], "RuntimeMaxUSec=t:60000000") == 0;
-	assert_int_equal(hits, 2);
-	assert_int_equal(f->ngot, NBASE + 2);
 }
 
 /* Nothing of the host's /run but the allowlist: no bus, no Docker. */
@@ -410,7 +383,7 @@ static void
 test_fd_copies_released(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0, 0);
+	struct props_in	 in = mkin(f, 0);
 	sd_bus_message	*m = NULL;
 	int		 before;
 
@@ -432,24 +405,24 @@ test_bad_input(void **state)
 	const char	*withnull[] = { "x", NULL };
 
 	memset(big, 'x', sizeof(big) - 1);
-	in = mkin(f, 0, 0);
+	in = mkin(f, 0);
 	in.name = "opencode-pty-0123456789ABCDEF0123456789abcdef.service";
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	assert_null(m);
-	in = mkin(f, 0, 0);
+	in = mkin(f, 0);
 	in.argc = 0;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	in.argc = 129;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
-	in = mkin(f, 3601, 0);
+	in = mkin(f, 3601);
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
-	in = mkin(f, 0, 0);
+	in = mkin(f, 0);
 	in.tty_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
-	in = mkin(f, 0, 0);
+	in = mkin(f, 0);
 	in.dirsock_fd = -1;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EBADF);
-	in = mkin(f, 0, 0);
+	in = mkin(f, 0);
 	in.argc = 2;
 	in.argv = empty0;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
@@ -475,10 +448,6 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_runtime, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runtime_max, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_private_pids, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_private_pids_runtime,
-		    setup, teardown),
 		cmocka_unit_test(test_run_allowlist),
 		cmocka_unit_test_setup_teardown(test_fd_copies_released,
 		    setup, teardown),
