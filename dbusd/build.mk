@@ -28,5 +28,5 @@ test_dbusd_pid1_LIBS	 = $(DBUSD_LIBS)
 TOOLS			+= opty-dbusprobe
 opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \
 			   proto/argcodec.c proto/log.c proto/dirsock.c \
-			   proto/cmsgfd.c
+			   proto/cmsgfd.c parent/pty.c
 opty-dbusprobe_LIBS	 = $(LIBSYSTEMD) $(LIBEVENT)

@@ -11,16 +11,20 @@
  *	[OPTY_PROBE_RUNTIME=SEC] [OPTY_PROBE_INPUT=LINE]
  *	    opty-dbusprobe start-launcher DIR ARG...
  *
- * start-launcher writes $OPTY_PROBE_INPUT and a newline to the stream if
- * set, prints "unit=NAME", waits (in the libevent loop, woken
+ * start-launcher gives the unit a terminal made as the parent makes one
+ * (parent/pty.c), writes $OPTY_PROBE_INPUT and a newline to its master
+ * once the start job is over (systemd 252 discards earlier input when it
+ * sets the terminal up) if set, prints "unit=NAME", waits (in the libevent loop, woken
  * by hints and a poll timer) until the main process has exited, copies
  * the stream to stdout meanwhile, prints the state and the hint counts,
  * and leaves the unit loaded for inspection.
  */
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,8 @@
 #include <event2/event.h>
 
 #include "dbusd/dbusd.h"
+#include "parent/pty.h"
+#include "proto/config.h"
 #include "proto/dirsock.h"
 #include "proto/log.h"
 
@@ -188,6 +194,22 @@ on_stream(evutil_socket_t fd, short ev, void *arg)
 	p->last = buf[n - 1];
 }
 
+/* Until the start job is over (or 2 s): systemd has set the PTY up. */
+static void
+wait_start_job(struct probe *p)
+{
+	struct unit_state	 st;
+	int			 i;
+
+	for (i = 0; i < 100; i++) {
+		memset(&st, 0, sizeof(st));
+		if (dbusd_unit_state(p->d, p->unit, &st) < 0 || !st.loaded ||
+		    st.job_id == 0)
+			return;
+		usleep(20000);
+	}
+}
+
 static int
 cmd_start(struct probe *p, int argc, char **argv)
 {
@@ -197,6 +219,9 @@ cmd_start(struct probe *p, int argc, char **argv)
 	const char		*input, *rt;
 	char			*end;
 	unsigned long		 rts;
+	struct pty_spec		 ps;
+	struct passwd		*pw;
+	const char		*what;
 	int			 sp[2], dir, ds, r;
 
 	if (argc < 2)
@@ -208,8 +233,14 @@ cmd_start(struct probe *p, int argc, char **argv)
 	close(dir);
 	if ((dir = ds) == -1)
 		fatal("directory socket");
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
-		fatal("socketpair");
+	if ((pw = getpwnam(OPTY_USER)) == NULL)
+		fatalx("user %s not found", OPTY_USER);
+	ps.rows = 24;
+	ps.cols = 80;
+	ps.uid = pw->pw_uid;
+	ps.tty_gid = pty_check();
+	if ((sp[0] = pty_open(&ps, &sp[1], &what)) == -1)
+		fatal("terminal: %s", what);
 	if ((r = unit_name_new(name)) < 0)
 		fatalx("unit_name_new: %s", strerror(-r));
 	p->unit = name;
@@ -240,7 +271,9 @@ cmd_start(struct probe *p, int argc, char **argv)
 		fatalx("event_new");
 	evtimer_add(p->ev_poll, &tv);
 	event_add(p->ev_stream, NULL);
-	if ((input = getenv("OPTY_PROBE_INPUT")) != NULL &&
+	if ((input = getenv("OPTY_PROBE_INPUT")) != NULL)
+		wait_start_job(p);
+	if (input != NULL &&
 	    (write(p->stream, input, strlen(input)) == -1 ||
 	    write(p->stream, "\n", 1) == -1))
 		fatal("write input");
