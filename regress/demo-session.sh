@@ -26,6 +26,18 @@ client -i 'hello supervisor
 cat "$tmp/out"
 echo "-- $(sed 's/^opty-nodesim: //' "$tmp/last")"
 
+say "session 3: a full-screen-aware program sees its size, then a resize"
+# The window size comes from the client (opencode-pty-client -s 30x100),
+# then a RESIZE frame while it runs: the kernel sends SIGWINCH.
+client -W 30x100 -O -R 40x120 -- /bin/sh -c 'printf "tput: %s lines, %s columns\n" "$(tput lines)" "$(tput cols)"; trap "printf \"SIGWINCH: now %s lines, %s columns\n\" \"\$(tput lines)\" \"\$(tput cols)\"; exit 0" WINCH; while :; do sleep 0.05; done'
+cat "$tmp/out"
+echo "-- $(sed 's/^opty-nodesim: //' "$tmp/last")"
+
+say "session 4: a SIGNAL frame (INT) ends a running command"
+client -O -S 2 -- /bin/sh -c 'echo "sleeping as the unit main process"; exec sleep 60'
+cat "$tmp/out"
+echo "-- $(sed 's/^opty-nodesim: //' "$tmp/last")"
+
 say "the journal record of the last session"
 journalctl -u "$SUP" -n 200 -o verbose --no-pager |
     grep -E '^ +(MESSAGE=session|OPTY_)' | tail -n 12

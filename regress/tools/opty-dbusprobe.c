@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,28 @@ wait_start_job(struct probe *p)
 	}
 }
 
+/*
+ * The main process has exited; PID 1 still holds the terminal (the unit
+ * remains), so no EIO ends the output: what the command wrote last is
+ * read until the master has been quiet for 300 ms.
+ */
+static void
+drain(struct probe *p)
+{
+	struct pollfd	 pfd;
+	char		 buf[4096];
+	ssize_t		 n;
+
+	pfd.fd = p->stream;
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, 300) == 1 && (pfd.revents & POLLIN)) {
+		if ((n = read(p->stream, buf, sizeof(buf))) <= 0)
+			return;
+		(void)fwrite(buf, 1, (size_t)n, stdout);
+		p->last = buf[n - 1];
+	}
+}
+
 static int
 cmd_start(struct probe *p, int argc, char **argv)
 {
@@ -278,6 +301,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	    write(p->stream, "\n", 1) == -1))
 		fatal("write input");
 	event_base_dispatch(p->base);
+	drain(p);
 	/* Results always start on a line of their own. */
 	if (p->last != '\0' && p->last != '\n')
 		printf("\n");
