@@ -274,6 +274,86 @@ test_input_too_large(void **state)
 	assert_int_equal(feed_all(wire, 1, &code, NULL), INTAKE_ERROR);
 }
 
+/* Resizes before the start: each one reported, the start still comes. */
+static void
+test_resize_before_start(void **state)
+{
+	static const uint8_t	r1[4] = { 0, 30, 0, 100 }, r2[4] = { 0, 40,
+				    0, 120 };
+	uint16_t		code = 0;
+	size_t			len, l1, l2, used;
+	int			fd = mkfd();
+
+	(void)state;
+	intake_init(&in);
+	l1 = mk_frame(wire, FRAME_RESIZE, r1, 4);
+	l2 = mk_frame(wire + l1, FRAME_RESIZE, r2, 4);
+	len = mk_start(wire + l1 + l2);
+	/* The descriptor rides on the first byte, before the start frame. */
+	assert_int_equal(intake_fds(&in, &fd, 1, &code), INTAKE_MORE);
+	assert_int_equal(feed_all(wire, l1 + l2 + len, &code, &used),
+	    INTAKE_RESIZE);
+	assert_int_equal(used, l1);
+	assert_int_equal(in.ws.rows, 30);
+	assert_int_equal(in.ws.cols, 100);
+	intake_done(&in);
+	assert_int_equal(in.phase, INTAKE_START);
+	assert_int_equal(feed_all(wire + l1, l2 + len, &code, &used),
+	    INTAKE_RESIZE);
+	assert_int_equal(in.ws.rows, 40);
+	assert_int_equal(in.ws.cols, 120);
+	intake_done(&in);
+	assert_int_equal(feed_all(wire + l1 + l2, len, &code, &used),
+	    INTAKE_STARTED);
+	close(intake_take_dirfd(&in));
+	intake_done(&in);
+	assert_int_equal(in.phase, INTAKE_INPUT);
+}
+
+/* A signal only after the start; a resize then too; bad payloads. */
+static void
+test_signal_and_resize_rules(void **state)
+{
+	static const uint8_t	sigint = 2, sigsegv = 11;
+	static const uint8_t	bad[4] = { 0, 0, 0, 80 };
+	uint16_t		code = 0;
+	size_t			len;
+	int			fd = mkfd();
+
+	(void)state;
+	intake_init(&in);
+	len = mk_frame(wire, FRAME_SIGNAL, &sigint, 1);
+	assert_int_equal(feed_all(wire, FRAME_HDR_LEN, &code, NULL),
+	    INTAKE_ERROR);
+	assert_int_equal(code, ERR_UNEXPECTED);
+
+	intake_init(&in);
+	len = mk_start(wire);
+	intake_fds(&in, &fd, 1, &code);
+	assert_int_equal(feed_all(wire, len, &code, NULL), INTAKE_STARTED);
+	close(intake_take_dirfd(&in));
+	intake_done(&in);
+	len = mk_frame(wire, FRAME_SIGNAL, &sigint, 1);
+	assert_int_equal(feed_all(wire, len, &code, NULL), INTAKE_SIGNAL);
+	assert_int_equal(in.sig, 2);
+	intake_done(&in);
+	len = mk_frame(wire, FRAME_RESIZE, (const uint8_t *)"\0\x32\0\x84",
+	    4);
+	assert_int_equal(feed_all(wire, len, &code, NULL), INTAKE_RESIZE);
+	assert_int_equal(in.ws.rows, 50);
+	assert_int_equal(in.ws.cols, 132);
+	intake_done(&in);
+	/* A signal outside the set ends the session: ERR_PROTOCOL. */
+	len = mk_frame(wire, FRAME_SIGNAL, &sigsegv, 1);
+	assert_int_equal(feed_all(wire, len, &code, NULL), INTAKE_ERROR);
+	assert_int_equal(code, ERR_PROTOCOL);
+
+	intake_init(&in);
+	len = mk_frame(wire, FRAME_RESIZE, bad, 4);
+	assert_int_equal(feed_all(wire, len, &code, NULL), INTAKE_ERROR);
+	assert_int_equal(code, ERR_PROTOCOL);
+}
+
 int
 main(void)
 {
@@ -288,6 +368,8 @@ main(void)
 		cmocka_unit_test(test_malformed_start),
 		cmocka_unit_test(test_input_frames_after_start),
 		cmocka_unit_test(test_input_too_large),
+		cmocka_unit_test(test_resize_before_start),
+		cmocka_unit_test(test_signal_and_resize_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
