@@ -125,10 +125,11 @@ check "the supervisor still runs after every refusal" \
 
 # --- a supervisor stop tells a live client ------------------------------
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+# append: the drop-in's ExecCondition= writes to the same files first.
 rm -f "$tmp/sd.out" "$tmp/sd.err"
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -p StandardOutput="file:$tmp/sd.out" \
-    -p StandardError="file:$tmp/sd.err" -- "$NODESIM" -d "$WORK" -- \
+    -p Group=byk -p StandardOutput="append:$tmp/sd.out" \
+    -p StandardError="append:$tmp/sd.err" -- "$NODESIM" -d "$WORK" -- \
     /bin/sh -c 'echo before-stop; exec sleep 60'
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
