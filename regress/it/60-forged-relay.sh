@@ -55,7 +55,11 @@ scenario() {
 		journalctl -u "$SUP" --since "$since" -o cat --no-pager |
 		    grep -q 'status=1/FAILURE' && break
 	done
-	log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager)
+	# The relay's last words may reach journald after it exited, with
+	# no unit attached (docs/RELAY.md): its own identifier finds them.
+	log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager
+	    journalctl -t opencode-pty-relay --since "$since" -o cat \
+	    --no-pager)
 	case "$log" in
 	*"$reason"*) pass "$name: parent refused with '$reason'" ;;
 	*) fail "$name: no '$reason' in the log:"; echo "$log" | tail -n 15 ;;
