@@ -257,6 +257,29 @@ call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
 	return 0;
 }
 
+/* Properties.Get(Job, JobType) on a job's object path. */
+int
+call_job_type(struct dbusd *d, const char *job, struct dbusd_req **out)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	*out = NULL;
+	if (!sd_bus_object_path_is_valid(job) ||
+	    strncmp(job, SD_JOB_PATH "/", strlen(SD_JOB_PATH "/")) != 0)
+		return -EINVAL;
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	snprintf(req->what, sizeof(req->what), "JobType of %s", job);
+	if ((r = call_add(req, job, "org.freedesktop.DBus.Properties", "Get",
+	    "ss", SD_JOB, "JobType")) < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	*out = req;
+	return 0;
+}
+
 /* KillUnit(name, "main", sig): the signal goes to the main process only. */
 int
 call_unit_kill(struct dbusd *d, const char *unit, int sig,

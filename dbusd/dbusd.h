@@ -51,12 +51,13 @@ struct pid1_info {
 enum hint_kind {
 	HINT_JOB_REMOVED,
 	HINT_UNIT_CHANGED,
+	HINT_SELF_JOB,		/* a job for the supervisor's own unit */
 };
 
 struct hint {
 	enum hint_kind	kind;
 	char		unit[128];
-	char		job[128];	/* HINT_JOB_REMOVED only */
+	char		job[128];	/* HINT_JOB_REMOVED, HINT_SELF_JOB */
 	char		result[32];	/* HINT_JOB_REMOVED only */
 };
 
@@ -93,6 +94,9 @@ int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
 int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
 int	dbusd_start_end(struct dbusd_req *, char *, size_t);
 /* Not waited for; a failure other than "no such unit" is logged. */
+int	dbusd_job_type_begin(struct dbusd *, const char *, dbusd_req_cb,
+	    void *, struct dbusd_req **);
+int	dbusd_job_type_end(struct dbusd_req *, char *, size_t);
 int	dbusd_unit_kill_begin(struct dbusd *, const char *, int,
 	    dbusd_req_cb, void *, struct dbusd_req **);
 int	dbusd_unit_kill_end(struct dbusd_req *);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dbusd/priv.h"
+#include "proto/config.h"
 #include "proto/log.h"
 
 #define PATH_PREFIX	SD_UNIT_PATH "/opencode_2dpty_2d"
@@ -65,6 +66,32 @@ on_job_removed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	    copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
 	    copy_field(h.job, sizeof(h.job), job) < 0 ||
 	    copy_field(h.result, sizeof(h.result), result) < 0)
+		return 0;
+	if (hintq_push(&d->q, &h) < 0)
+		log_debug("hint queue full, dropped job %s", job);
+	return 0;
+}
+
+/*
+ * A job for the supervisor's own unit: a stop (or restart) is queued in
+ * the same transaction as the stops of the session units bound to it,
+ * which PID 1 runs first.  Told as early as PID 1 tells, so the parent
+ * can have every client told before their commands are gone.
+ */
+static int
+on_job_new(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct dbusd	*d = arg;
+	struct hint	 h = { .kind = HINT_SELF_JOB };
+	const char	*job, *unit;
+	uint32_t	 id;
+
+	(void)e;
+	if (!from_systemd(d, m) ||
+	    sd_bus_message_read(m, "uos", &id, &job, &unit) < 0 ||
+	    strcmp(unit, OPTY_SUPERVISOR_UNIT) != 0 ||
+	    copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
+	    copy_field(h.job, sizeof(h.job), job) < 0)
 		return 0;
 	if (hintq_push(&d->q, &h) < 0)
 		log_debug("hint queue full, dropped job %s", job);
@@ -154,6 +181,8 @@ match_add_all(struct dbusd *d)
 	    on_owner_changed, d)) < 0 ||
 	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
 	    SD_MANAGER, "JobRemoved", on_job_removed, d)) < 0 ||
+	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
+	    SD_MANAGER, "JobNew", on_job_new, d)) < 0 ||
 	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
 	    SD_MANAGER, "UnitRemoved", on_unit_removed, d)) < 0 ||
 	    (r = sd_bus_add_match(d->bus, NULL,

@@ -22,6 +22,8 @@
 #define SD_UNIT		"org.freedesktop.systemd1.Unit"
 #define SD_SERVICE	"org.freedesktop.systemd1.Service"
 #define SD_UNIT_PATH	"/org/freedesktop/systemd1/unit"
+#define SD_JOB		"org.freedesktop.systemd1.Job"
+#define SD_JOB_PATH	"/org/freedesktop/systemd1/job"
 #define SD_NOSUCHUNIT	"org.freedesktop.systemd1.NoSuchUnit"
 
 /* A hung PID 1 must not freeze the parent's event loop for 25 s. */
@@ -120,6 +122,7 @@ int	call_unit_method(struct dbusd *, enum unit_method, const char *,
 	    struct dbusd_req **);
 int	call_unit_kill(struct dbusd *, const char *, int,
 	    struct dbusd_req **);
+int	call_job_type(struct dbusd *, const char *, struct dbusd_req **);
 
 /* req.c */
 struct dbusd_req *req_new(struct dbusd *);

@@ -144,6 +144,38 @@ dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
 	return call_unit_method(d, um, unit, &req);
 }
 
+/* The type of a job ("stop", "restart", ...); its end told to cb. */
+int
+dbusd_job_type_begin(struct dbusd *d, const char *job, dbusd_req_cb cb,
+    void *arg, struct dbusd_req **out)
+{
+	int	 r;
+
+	if ((r = call_job_type(d, job, out)) < 0)
+		return r;
+	(*out)->cb = cb;
+	(*out)->arg = arg;
+	return 0;
+}
+
+/* 0 and the type, or -errno (the job already gone: an error). */
+int
+dbusd_job_type_end(struct dbusd_req *req, char *type, size_t len)
+{
+	sd_bus_message	*m;
+	const char	*s;
+	int		 r;
+
+	if ((r = req_result(req, 0, &m)) < 0)
+		return r;
+	if ((r = sd_bus_message_read(m, "v", "s", &s)) < 0)
+		return r;
+	if (strlen(s) >= len)
+		return -ENAMETOOLONG;
+	memcpy(type, s, strlen(s) + 1);
+	return 0;
+}
+
 /* KillUnit(name, "main", sig); its end told to cb like any request. */
 int
 dbusd_unit_kill_begin(struct dbusd *d, const char *unit, int sig,

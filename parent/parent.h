@@ -121,6 +121,7 @@ void	parent_stop_all(void);
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
 void	parent_shutdown_done(struct session *, struct imsg *);
+void	parent_self_job(const char *);
 
 /* status.c */
 void	parent_status(void);

@@ -128,26 +128,24 @@ shutdown_timeout(int fd, short ev, void *arg)
 }
 
 /*
- * Asked to stop: the relay first gives every live client the output it
- * has already read, then ERR_SHUTDOWN, then closes it (IMSG_SHUTDOWN);
- * only then are the units stopped, so no client sees its command die
- * before it is told why.  A client that does not read is not waited for
- * beyond the budget.  A second signal does not wait at all.
+ * The relay first gives every live client the output it has already
+ * read, then ERR_SHUTDOWN, then closes it (IMSG_SHUTDOWN); only then are
+ * the units stopped, so no client sees its command die before it is
+ * told why.  A client that does not read is not waited for beyond the
+ * budget.
  */
-void
-parent_shutdown(int sig, short ev, void *arg)
+static void
+shutdown_begin(void)
 {
 	static struct event	*timer;
 	struct timeval		 tv;
 
-	(void)ev;
-	(void)arg;
-	log_info("signal %d: stopping", sig);
-	if (parent->stopping || parent->relay_fd == -1)
-		shutdown_finish();
+	if (parent->stopping)
+		return;
 	parent->stopping = 1;
 	sd_notify(0, "STOPPING=1\nSTATUS=telling clients");
-	if (imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
+	if (parent->relay_fd == -1 ||
+	    imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
 		log_warn("send SHUTDOWN to relay");
 		shutdown_finish();
 	}
@@ -156,6 +154,67 @@ parent_shutdown(int sig, short ev, void *arg)
 	if ((timer = evtimer_new(parent->base, shutdown_timeout, NULL)) ==
 	    NULL || evtimer_add(timer, &tv) == -1)
 		shutdown_finish();
+}
+
+/*
+ * SIGTERM, SIGINT.  When systemd stops the supervisor, the signal often
+ * comes while the clients are being told (parent_self_job began it):
+ * that one does not cut the telling short; a second signal does.
+ */
+void
+parent_shutdown(int sig, short ev, void *arg)
+{
+	static int	signals;
+
+	(void)ev;
+	(void)arg;
+	log_info("signal %d: stopping", sig);
+	if (++signals > 1)
+		shutdown_finish();
+	shutdown_begin();
+}
+
+static void
+self_job_type(struct dbusd_req *req, void *arg)
+{
+	char	 type[32];
+	int	 r;
+
+	(void)arg;
+	r = dbusd_job_type_end(req, type, sizeof(type));
+	dbusd_req_free(req);
+	if (r < 0) {
+		log_debug("job of %s: %s", OPTY_SUPERVISOR_UNIT, strerror(-r));
+		return;
+	}
+	if (strcmp(type, "stop") != 0 && strcmp(type, "restart") != 0 &&
+	    strcmp(type, "try-restart") != 0)
+		return;
+	log_info("%s job for %s: telling every client before its "
+	    "command is stopped", type, OPTY_SUPERVISOR_UNIT);
+	shutdown_begin();
+}
+
+/*
+ * A job for our own unit.  A stop is queued in one transaction with the
+ * stops of the session units bound to us, and PID 1 runs theirs first
+ * (they are ordered after us), before our SIGTERM: waiting for the
+ * signal would let commands die untold.  The job's type says whether it
+ * is a stop; a start job on our running unit (another unit requiring
+ * us) is not.
+ */
+void
+parent_self_job(const char *job)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	if (parent->stopping)
+		return;
+	if ((r = dbusd_job_type_begin(parent->bus, job, self_job_type, NULL,
+	    &req)) < 0)
+		log_warnx("job %s of %s: %s", job, OPTY_SUPERVISOR_UNIT,
+		    strerror(-r));
 }
 
 /* The relay has told every client (or found none to tell). */

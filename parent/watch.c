@@ -283,6 +283,10 @@ session_hint(const struct hint *h, void *arg)
 	int		 i;
 
 	(void)arg;
+	if (h->kind == HINT_SELF_JOB) {
+		parent_self_job(h->job);
+		return;
+	}
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
