@@ -1,0 +1,20 @@
+/*
+ * benchprops.h: the session unit's StartTransientUnit call for
+ * opty-benchunit (bench/benchprops.c; never installed).
+ */
+#ifndef OPTY_BENCHPROPS_H
+#define OPTY_BENCHPROPS_H
+
+#include <systemd/sd-bus.h>
+
+#include "dbusd/props.h"
+
+#define BP_PARENT	0	/* exactly the parent's property set */
+#define BP_COLLECT	1	/* no RemainAfterExit, AddRef, collected */
+
+extern const char	*bench_launcher;	/* the ExecStart path */
+
+int	bench_props_message(sd_bus *, const struct props_in *, int,
+	    sd_bus_message **);
+
+#endif
