@@ -4,9 +4,10 @@
  * dbusd/props.c itself, unchanged, with one difference: the ExecStart
  * path is a variable, so that the same property set can start the
  * launcher of an older build (the "old script path", see
- * docs/BENCHMARKS.md).  bench_props_message() with BP_COLLECT builds the
- * variant the analysis measures: the unit collected once inactive or
- * failed and referenced by the caller, as systemd-run --wait asks.
+ * docs/BENCHMARKS.md).  bench_props_message() also builds the variants
+ * the analysis measures: BP_COLLECT, the unit collected once inactive
+ * or failed and referenced by the caller, as systemd-run --wait asks;
+ * BP_NOMOUNT, without the session's mount sandbox.
  */
 #include "proto/config.h"
 
@@ -20,21 +21,38 @@ const char		*bench_launcher = bench_launcher_default;
 
 #include "bench/benchprops.h"
 
-/* RemainAfterExit=no, CollectMode=inactive-or-failed, AddRef=yes. */
+/* The mount sandbox of docs/UNITS.md: what BP_NOMOUNT leaves out. */
 static int
-append_collect(sd_bus_message *m, const struct props_in *in)
+is_mount(const char *name)
 {
-	size_t	i;
-	int	r;
+	return strcmp(name, "TemporaryFileSystem") == 0 ||
+	    strcmp(name, "BindReadOnlyPaths") == 0 ||
+	    strcmp(name, "InaccessiblePaths") == 0;
+}
+
+/*
+ * BP_COLLECT: RemainAfterExit=no, CollectMode=inactive-or-failed,
+ * AddRef=yes.  BP_NOMOUNT: the parent's set without its mount sandbox.
+ */
+static int
+append_variant(sd_bus_message *m, const struct props_in *in, int variant)
+{
+	const char	*name;
+	size_t		 i;
+	int		 r;
 
 	if ((r = props_check(in)) < 0 ||
 	    (r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0 ||
 	    (r = append_dynamic(m, in)) < 0)
 		return r;
 	for (i = 0; i < props_nfixed; i++) {
-		if (strcmp(props_fixed[i].name, "RemainAfterExit") == 0)
+		name = props_fixed[i].name;
+		if (variant == BP_NOMOUNT && is_mount(name))
 			continue;
-		if (strcmp(props_fixed[i].name, "CollectMode") == 0)
+		if (variant == BP_COLLECT &&
+		    strcmp(name, "RemainAfterExit") == 0)
+			continue;
+		if (variant == BP_COLLECT && strcmp(name, "CollectMode") == 0)
 			r = sd_bus_message_append(m, "(sv)", "CollectMode",
 			    "s", "inactive-or-failed");
 		else
@@ -42,7 +60,8 @@ append_collect(sd_bus_message *m, const struct props_in *in)
 		if (r < 0)
 			return r;
 	}
-	if ((r = sd_bus_message_append(m, "(sv)", "AddRef", "b", 1)) < 0)
+	if (variant == BP_COLLECT &&
+	    (r = sd_bus_message_append(m, "(sv)", "AddRef", "b", 1)) < 0)
 		return r;
 	return sd_bus_message_close_container(m);
 }
@@ -62,7 +81,7 @@ bench_props_message(sd_bus *bus, const struct props_in *in, int variant,
 	    "org.freedesktop.systemd1.Manager", "StartTransientUnit")) < 0)
 		return r;
 	if ((r = sd_bus_message_append(m, "ss", in->name, "fail")) < 0 ||
-	    (r = append_collect(m, in)) < 0 ||
+	    (r = append_variant(m, in, variant)) < 0 ||
 	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
 		sd_bus_message_unref(m);
 		return r;

@@ -11,6 +11,7 @@
 
 #define BP_PARENT	0	/* exactly the parent's property set */
 #define BP_COLLECT	1	/* no RemainAfterExit, AddRef, collected */
+#define BP_NOMOUNT	2	/* without the mount sandbox */
 
 extern const char	*bench_launcher;	/* the ExecStart path */
 

@@ -11,8 +11,8 @@
  * what the supervisor adds: admission, the parent-relay hops and the
  * relaying.
  *
- *	opty-benchunit [-n runs] [-i inbytes] [-d dir] [-C | -s launcher]
- *	    -- command [arg ...]
+ *	opty-benchunit [-n runs] [-i inbytes] [-d dir]
+ *	    [-C | -M | -s launcher] -- command [arg ...]
  *
  * -s: the old script path: the stream is one end of a socketpair, as it
  * was before the terminal moved to the parent, and ExecStart is the
@@ -20,7 +20,9 @@
  * script(1)); everything else as above.  -C: the variant of the
  * analysis: RemainAfterExit=no, CollectMode=inactive-or-failed and
  * AddRef=yes, as systemd-run --wait asks, so the unit's end needs no
- * StopUnit.
+ * StopUnit.  -M: the parent's property set without the mount sandbox
+ * (TemporaryFileSystem=, BindReadOnlyPaths=, InaccessiblePaths=), to
+ * tell its share of a start.
  *
  * Per run, times in microseconds from the start of the session (the
  * terminal or the socketpair is made, then the D-Bus call):
@@ -376,9 +378,10 @@ main(int argc, char *argv[])
 	int		 ch, r;
 
 	log_init("opty-benchunit", 0);
-	while ((ch = getopt(argc, argv, "Cd:i:n:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "CMd:i:n:s:")) != -1) {
 		switch (ch) {
 		case 'C': variant = BP_COLLECT; break;
+		case 'M': variant = BP_NOMOUNT; break;
 		case 'd': dir = optarg; break;
 		case 's':
 			script_path = 1;
@@ -388,7 +391,7 @@ main(int argc, char *argv[])
 		case 'n': runs = bench_num("-n", optarg); break;
 		default:
 			fprintf(stderr, "usage: opty-benchunit [-n runs] "
-			    "[-i inbytes] [-d dir] [-C | -s launcher] -- "
+			    "[-i inbytes] [-d dir] [-C | -M | -s launcher] -- "
 			    "command [arg ...]\n");
 			return 2;
 		}
@@ -397,8 +400,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		fatalx("no command");
-	if (script_path && variant == BP_COLLECT)
-		fatalx("-C and -s: one path at a time");
+	if (script_path && variant != BP_PARENT)
+		fatalx("-C, -M and -s: one path at a time");
 	if (!script_path)
 		pty_user();
 	setvbuf(stdout, NULL, _IOLBF, 0);

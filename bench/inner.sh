@@ -74,8 +74,47 @@ mem() {
 	echo >> "$OUT/mem.txt"
 }
 
+# smaps LABEL: the mappings of the parent and the relay, for the analysis.
+smaps() {
+	cat "/proc/$PARENT/smaps" > "$OUT/smaps.parent.$1"
+	cat "/proc/$RELAY/smaps" > "$OUT/smaps.relay.$1"
+}
+
+# install_build DIR SRC: `make install` of the build in DIR (made on the
+# host) from the tree SRC, as harness_install does, and the readiness
+# marker for those binaries (itlib.sh).
+install_build() {
+	make -s --no-print-directory -C "$2" -o all BUILD="$1" install &&
+	    marker_make
+}
+
+# The previous build (bench/build.mk: the commit before the terminal
+# moved to the parent) installed and measured for the memory target in
+# this same run, on this kernel: idle, with 16 sessions at full output,
+# idle again.  Then this build is installed back.
+case $BUILD in
+/*)	OLD_BUILD=$BUILD/bench-old ;;
+*)	OLD_BUILD=$(pwd -P)/$BUILD/bench-old ;;
+esac
+log "memory of the previous build ($OLD_BUILD)"
+install_build "$OLD_BUILD" "$OLD_BUILD/src" ||
+    { log "cannot install the previous build"; exit 1; }
+sup_start || { log "the previous build's supervisor did not start"; exit 1; }
+sup_pids
+mem old-idle-start
+smaps old-idle-start
+benchc -n 5 -- /bin/echo x > "$OUT/old.txt"
+( sleep $((WINDOW / 2 + 2)); mem old-16-sessions ) &
+benchc -n 0 -L 16 -l "$TPUT_CMD" -T "$WINDOW" >> "$OUT/old.txt"
+wait
+wait_no_units 30 || log "session units left after the previous build"
+mem old-idle-end
+sup_stop
+install_build "$BUILD" . || { log "cannot install this build back"; exit 1; }
+
 sup_start || { log "supervisor did not start"; exit 1; }
 sup_pids
+smaps idle-start
 echo "CLK_TCK $(getconf CLK_TCK)" > "$OUT/env.txt"
 echo "NPROC $(nproc)" >> "$OUT/env.txt"
 echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
@@ -127,8 +166,9 @@ done
 
 # The paths take turns in blocks of LAT_BLOCK sessions, so that the
 # machine's drift over the minutes of a run hits them alike.  "collect"
-# is the bare path with the unit properties the analysis proposes.
-log "start latency: $LAT_N sessions x 2 commands x 5 paths," \
+# is the bare path with the unit properties the analysis proposes,
+# "nomount" the bare path without the mount sandbox.
+log "start latency: $LAT_N sessions x 2 commands x 6 paths," \
     "in turns of $LAT_BLOCK"
 for cmd in true echo; do
 	if [ $cmd = true ]; then set -- /bin/true; else set -- /bin/echo x; fi
@@ -145,6 +185,8 @@ for cmd in true echo; do
 		    sed "s/^U /collect $cmd /" >> "$OUT/lat.txt"
 		benchscript -n "$b" -- "$@" | sed "s/^U /script $cmd /" \
 		    >> "$OUT/lat.txt"
+		benchunit -M -n "$b" -- "$@" |
+		    sed "s/^U /nomount $cmd /" >> "$OUT/lat.txt"
 		# shellcheck disable=SC2086
 		benchexec -n "$b" -- $SDRUN --wait --pipe -- "$@" |
 		    sed "s/^X /sdpipe $cmd /" >> "$OUT/lat.txt"
