@@ -140,7 +140,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1 || argv[0][0] != '/')
 		fatalx("an absolute command path is needed");
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ibuf, 'a', sizeof(ibuf));
 	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
 		fatal("signal");

@@ -17,6 +17,7 @@ const char		*bench_launcher = bench_launcher_default;
 #undef OPTY_LAUNCHER_PATH
 #define OPTY_LAUNCHER_PATH	bench_launcher
 
+/* NOLINTNEXTLINE(bugprone-suspicious-include): compiled again, above */
 #include "dbusd/props.c"
 
 #include "bench/benchprops.h"

@@ -404,7 +404,7 @@ main(int argc, char *argv[])
 		fatalx("-C, -M and -s: one path at a time");
 	if (!script_path)
 		pty_user();
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ibuf, 'a', sizeof(ibuf));
 	if ((r = sd_bus_open_system(&bus)) < 0)
 		fatalx("system bus: %s", strerror(-r));
