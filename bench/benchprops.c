@@ -7,12 +7,14 @@
  * docs/BENCHMARKS.md).  bench_props_message() also builds the variants
  * the analysis measures: BP_COLLECT, the unit collected once inactive
  * or failed and referenced by the caller, as systemd-run --wait asks;
- * BP_NOMOUNT, without the session's mount sandbox.
+ * BP_NOMOUNT, without the session's mount sandbox; BP_SKIP, without
+ * one fixed property, to tell each one's share.
  */
 #include "proto/config.h"
 
 static const char	bench_launcher_default[] = OPTY_LAUNCHER_PATH;
 const char		*bench_launcher = bench_launcher_default;
+const char		*bench_skip = "";
 
 #undef OPTY_LAUNCHER_PATH
 #define OPTY_LAUNCHER_PATH	bench_launcher
@@ -48,7 +50,8 @@ append_variant(sd_bus_message *m, const struct props_in *in, int variant)
 		return r;
 	for (i = 0; i < props_nfixed; i++) {
 		name = props_fixed[i].name;
-		if (variant == BP_NOMOUNT && is_mount(name))
+		if ((variant == BP_NOMOUNT && is_mount(name)) ||
+		    (variant == BP_SKIP && strcmp(name, bench_skip) == 0))
 			continue;
 		if (variant == BP_COLLECT &&
 		    strcmp(name, "RemainAfterExit") == 0)

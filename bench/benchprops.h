@@ -12,8 +12,10 @@
 #define BP_PARENT	0	/* exactly the parent's property set */
 #define BP_COLLECT	1	/* no RemainAfterExit, AddRef, collected */
 #define BP_NOMOUNT	2	/* without the mount sandbox */
+#define BP_SKIP		3	/* without the one property bench_skip */
 
 extern const char	*bench_launcher;	/* the ExecStart path */
+extern const char	*bench_skip;		/* BP_SKIP: its name */
 
 int	bench_props_message(sd_bus *, const struct props_in *, int,
 	    sd_bus_message **);

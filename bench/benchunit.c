@@ -12,7 +12,7 @@
  * relaying.
  *
  *	opty-benchunit [-n runs] [-i inbytes] [-d dir]
- *	    [-C | -M | -s launcher] -- command [arg ...]
+ *	    [-C | -M | -s launcher | -x property] -- command [arg ...]
  *
  * -s: the old script path: the stream is one end of a socketpair, as it
  * was before the terminal moved to the parent, and ExecStart is the
@@ -22,7 +22,8 @@
  * AddRef=yes, as systemd-run --wait asks, so the unit's end needs no
  * StopUnit.  -M: the parent's property set without the mount sandbox
  * (TemporaryFileSystem=, BindReadOnlyPaths=, InaccessiblePaths=), to
- * tell its share of a start.
+ * tell its share of a start.  -x: the parent's set without that one
+ * fixed property (its name as in dbusd/props.c).
  *
  * Per run, times in microseconds from the start of the session (the
  * terminal or the socketpair is made, then the D-Bus call):
@@ -378,10 +379,14 @@ main(int argc, char *argv[])
 	int		 ch, r;
 
 	log_init("opty-benchunit", 0);
-	while ((ch = getopt(argc, argv, "CMd:i:n:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "CMd:i:n:s:x:")) != -1) {
 		switch (ch) {
 		case 'C': variant = BP_COLLECT; break;
 		case 'M': variant = BP_NOMOUNT; break;
+		case 'x':
+			variant = BP_SKIP;
+			bench_skip = optarg;
+			break;
 		case 'd': dir = optarg; break;
 		case 's':
 			script_path = 1;
@@ -391,7 +396,8 @@ main(int argc, char *argv[])
 		case 'n': runs = bench_num("-n", optarg); break;
 		default:
 			fprintf(stderr, "usage: opty-benchunit [-n runs] "
-			    "[-i inbytes] [-d dir] [-C | -M | -s launcher] -- "
+			    "[-i inbytes] [-d dir] [-C | -M | -s launcher | "
+			    "-x property] -- "
 			    "command [arg ...]\n");
 			return 2;
 		}
@@ -401,7 +407,7 @@ main(int argc, char *argv[])
 	if (argc < 1)
 		fatalx("no command");
 	if (script_path && variant != BP_PARENT)
-		fatalx("-C, -M and -s: one path at a time");
+		fatalx("-C, -M, -x and -s: one path at a time");
 	if (!script_path)
 		pty_user();
 	(void)setvbuf(stdout, NULL, _IOLBF, 0);
