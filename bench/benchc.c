@@ -487,7 +487,7 @@ main(int argc, char *argv[])
 	if ((argc < 1 && b.jobs > 0) || (b.loads > 0 && loadcmd == NULL) ||
 	    b.par < 1 || b.loads + b.par > MAX_CONNS)
 		usage();
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ipayload, 'a', sizeof(ipayload));
 	if ((b.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", dir);

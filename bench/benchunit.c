@@ -2,29 +2,47 @@
  * benchunit.c: opty-benchunit, the bare-D-Bus reference path of the
  * benchmarks (never installed).  Runs as root inside the disposable test
  * systemd and trusts its command line.  It sends PID 1 exactly the
- * StartTransientUnit call the supervisor's parent sends (dbusd/props.c:
- * same properties but PrivatePIDs=, which only the parent asks PID 1
- * about, same launcher, same script(1) PTY, the stream and
- * directory passed as descriptors) and reads the stream itself, so the
- * difference to opty-benchc is what the supervisor adds: admission,
- * the parent-relay hops and the relaying.
+ * StartTransientUnit call the supervisor's parent sends (dbusd/props.c
+ * through bench/benchprops.c: same properties but PrivatePIDs=, which
+ * only the parent asks PID 1 about, same launcher), with a terminal made
+ * as the parent makes it (parent/pty.c: the master here, the peer the
+ * unit's stdin and stdout) and the directory's socket as stderr, and
+ * reads the master itself until EIO, so the difference to opty-benchc is
+ * what the supervisor adds: admission, the parent-relay hops and the
+ * relaying.
  *
- *	opty-benchunit [-n runs] [-i inbytes] [-d dir] -- command [arg ...]
+ *	opty-benchunit [-n runs] [-i inbytes] [-d dir]
+ *	    [-C | -M | -s launcher | -x property] -- command [arg ...]
  *
- * Per run, times in microseconds from the D-Bus call:
+ * -s: the old script path: the stream is one end of a socketpair, as it
+ * was before the terminal moved to the parent, and ExecStart is the
+ * given launcher (an older build that runs the command through
+ * script(1)); everything else as above.  -C: the variant of the
+ * analysis: RemainAfterExit=no, CollectMode=inactive-or-failed and
+ * AddRef=yes, as systemd-run --wait asks, so the unit's end needs no
+ * StopUnit.  -M: the parent's property set without the mount sandbox
+ * (TemporaryFileSystem=, BindReadOnlyPaths=, InaccessiblePaths=), to
+ * tell its share of a start.  -x: the parent's set without that one
+ * fixed property (its name as in dbusd/props.c).
+ *
+ * Per run, times in microseconds from the start of the session (the
+ * terminal or the socketpair is made, then the D-Bus call):
  *	U idx first last exit eof bytes
  * exit: the main process is seen gone (a PropertiesChanged hint, then
- * ActiveState/SubState asked, as the parent does); eof: after that the
- * unit is stopped (systemd holds the stream until then, RemainAfterExit)
- * and the stream reaches EOF, which is when the supervisor can send its
- * exit frame.  -i writes that many bytes to the stream once the first
- * output byte came.
+ * ExecMainCode and ActiveState asked; ExecMainCode is set once systemd
+ * reaped it, as the parent's rule); eof: after that the unit is stopped
+ * (systemd holds the terminal or the stream until then, RemainAfterExit;
+ * -C: nothing to do, the unit goes inactive by itself) and the master
+ * reads EIO (the socketpair EOF), which is when the supervisor can send
+ * its exit frame.  -i writes that many bytes to the master (the stream)
+ * once the first output byte came.
  */
 #include <sys/socket.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +51,9 @@
 #include <systemd/sd-bus.h>
 
 #include "bench/bench.h"
+#include "bench/benchprops.h"
 #include "dbusd/dbusd.h"
-#include "dbusd/props.h"
+#include "parent/pty.h"
 #include "proto/config.h"
 #include "proto/dirsock.h"
 #include "proto/log.h"
@@ -43,11 +62,12 @@
 #define SD_PATH		"/org/freedesktop/systemd1"
 #define SD_MANAGER	"org.freedesktop.systemd1.Manager"
 #define SD_UNIT		"org.freedesktop.systemd1.Unit"
+#define SD_SERVICE	"org.freedesktop.systemd1.Service"
 
 struct urun {
 	char		 name[64];
 	char		*path;
-	int		 stream;
+	int		 stream;	/* the master, or the socketpair */
 	int		 check;		/* a hint came: ask the state */
 	int		 exited, stopped, eof;
 	uint64_t	 t0, tfirst, tlast, texit, teof, bytes;
@@ -57,6 +77,9 @@ struct urun {
 static sd_bus	*bus;
 static uint8_t	 buf[256 * 1024];
 static uint8_t	 ibuf[32 * 1024];
+static int	 script_path;		/* -s */
+static int	 variant = BP_PARENT;	/* -C: BP_COLLECT */
+static struct pty_spec	 pspec = { .rows = 24, .cols = 80 };
 
 static int
 on_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
@@ -102,33 +125,58 @@ manager_call(struct urun *u, const char *method, int mode)
 	sd_bus_error_free(&e);
 }
 
-/* RemainAfterExit=yes: active/exited or failed once the command ended. */
+static int32_t
+main_code(struct urun *u)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	int32_t		 code = 0;
+	int		 r;
+
+	if ((r = sd_bus_get_property_trivial(bus, SD_DEST, u->path,
+	    SD_SERVICE, "ExecMainCode", &e, 'i', &code)) < 0)
+		fatalx("%s ExecMainCode: %s", u->name, e.message ?
+		    e.message : strerror(-r));
+	return code;
+}
+
+/*
+ * ExecMainCode is set once systemd reaped the main process (right after
+ * the call the unit is inactive with its start job queued: that is no
+ * exit).  RemainAfterExit=yes: the unit is then stopped, as the parent
+ * does; -C: it goes inactive or failed by itself.
+ */
 static void
 check_state(struct urun *u)
 {
-	char	*active, *sub;
+	char	*active;
+	int	 code, failed, quiet;
 
 	u->check = 0;
+	code = main_code(u);
 	active = unit_prop(u, "ActiveState");
-	sub = unit_prop(u, "SubState");
-	if (strcmp(active, "failed") == 0 || strcmp(sub, "exited") == 0 ||
-	    strcmp(active, "inactive") == 0) {
-		u->exited = 1;
-		u->texit = bench_now_us();
+	failed = strcmp(active, "failed") == 0;
+	quiet = failed || strcmp(active, "inactive") == 0;
+	free(active);
+	if (!(code != 0 || failed) || (variant == BP_COLLECT && !quiet))
+		return;
+	u->exited = 1;
+	u->texit = bench_now_us();
+	if (variant != BP_COLLECT) {
 		manager_call(u, "StopUnit", 1);
 		u->stopped = 1;
 	}
-	free(active);
-	free(sub);
 }
 
+/* EIO on the master: every peer is closed, the output is over. */
 static void
 stream_io(struct urun *u, short revents)
 {
+	size_t	ilen;
 	ssize_t	n;
 
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
-		n = recv(u->stream, buf, sizeof(buf), MSG_DONTWAIT);
+		n = script_path ? recv(u->stream, buf, sizeof(buf),
+		    MSG_DONTWAIT) : read(u->stream, buf, sizeof(buf));
 		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
 			u->eof = 1;
 			u->teof = bench_now_us();
@@ -140,9 +188,10 @@ stream_io(struct urun *u, short revents)
 		}
 	}
 	if ((revents & POLLOUT) && u->in_left > 0) {
-		n = send(u->stream, ibuf, u->in_left < sizeof(ibuf) ?
-		    (size_t)u->in_left : sizeof(ibuf),
-		    MSG_DONTWAIT | MSG_NOSIGNAL);
+		ilen = u->in_left < sizeof(ibuf) ? (size_t)u->in_left :
+		    sizeof(ibuf);
+		n = script_path ? send(u->stream, ibuf, ilen,
+		    MSG_DONTWAIT | MSG_NOSIGNAL) : write(u->stream, ibuf, ilen);
 		if (n > 0)
 			u->in_left -= (uint64_t)n;
 		else if (n == -1 && errno != EAGAIN && errno != EINTR)
@@ -150,12 +199,23 @@ stream_io(struct urun *u, short revents)
 	}
 }
 
+/*
+ * A synchronous call (the state reads) may have read signals into
+ * sd-bus's queue: those are handled before the socket is polled, or a
+ * hint would wait for the poll's timeout.
+ */
 static void
 pump(struct urun *u)
 {
 	struct pollfd	pfd[2];
 	int		r;
 
+	while ((r = sd_bus_process(bus, NULL)) > 0)
+		;
+	if (r < 0)
+		fatalx("sd_bus_process: %s", strerror(-r));
+	if (u->check && !u->exited)
+		return;
 	pfd[0].fd = u->eof ? -1 : u->stream;
 	pfd[0].events = POLLIN | (u->in_left > 0 && u->tfirst ? POLLOUT : 0);
 	pfd[1].fd = sd_bus_get_fd(bus);
@@ -164,10 +224,25 @@ pump(struct urun *u)
 		fatal("poll");
 	if (pfd[0].revents)
 		stream_io(u, pfd[0].revents);
-	while ((r = sd_bus_process(bus, NULL)) > 0)
-		;
-	if (r < 0)
-		fatalx("sd_bus_process: %s", strerror(-r));
+}
+
+/* The unit's end of the stream; *sp the end read here (non-blocking). */
+static int
+stream_make(int *sp)
+{
+	const char	*what;
+	int		 sv[2], peer;
+
+	if (script_path) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+		    sv) == -1)
+			fatal("socketpair");
+		*sp = sv[0];
+		return sv[1];
+	}
+	if ((*sp = pty_open(&pspec, &peer, &what)) == -1)
+		fatal("terminal: %s", what);
+	return peer;
 }
 
 static void
@@ -176,10 +251,8 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	struct props_in	 in;
 	sd_bus_message	*m = NULL;
 	sd_bus_error	 e = SD_BUS_ERROR_NULL;
-	int		 sv[2], dirfd, ds, r;
+	int		 unit_end, dirfd, ds, r;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-		fatal("socketpair");
 	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("%s", dir);
 	/* The launcher takes its directory as the supervisor sends it. */
@@ -187,20 +260,20 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	close(dirfd);
 	if ((dirfd = ds) == -1)
 		fatal("directory socket");
-	u->stream = sv[0];
+	u->t0 = bench_now_us();
+	unit_end = stream_make(&u->stream);
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
-	in.tty_fd = sv[1];
+	in.tty_fd = unit_end;
 	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;
 	in.argv = (const char *const *)argv;
-	if ((r = props_start_message(bus, &in, &m)) < 0)
+	if ((r = bench_props_message(bus, &in, variant, &m)) < 0)
 		fatalx("StartTransientUnit message: %s", strerror(-r));
-	u->t0 = bench_now_us();
 	r = sd_bus_call(bus, m, 0, &e, NULL);
 	/* The message holds duplicates of both descriptors. */
 	sd_bus_message_unref(m);
-	close(sv[1]);
+	close(unit_end);
 	close(dirfd);
 	if (r < 0)
 		fatalx("StartTransientUnit: %s", e.message ? e.message :
@@ -226,9 +299,17 @@ unit_gone(struct urun *u)
 static void
 cleanup(struct urun *u)
 {
-	int	i;
+	int		i;
 
-	if (!u->stopped)
+	sd_bus_error	e = SD_BUS_ERROR_NULL;
+
+	/* -C: AddRef=yes holds the unit until its starter lets go. */
+	if (variant == BP_COLLECT && sd_bus_call_method(bus, SD_DEST,
+	    u->path, SD_UNIT, "Unref", &e, NULL, "") < 0 &&
+	    !sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit"))
+		log_warnx("Unref %s: %s", u->name, e.message);
+	sd_bus_error_free(&e);
+	if (!u->stopped && variant != BP_COLLECT)
 		manager_call(u, "StopUnit", 1);
 	for (i = 0; i < 1000 && !unit_gone(u); i++) {
 		if (i % 50 == 49)
@@ -237,6 +318,18 @@ cleanup(struct urun *u)
 	}
 	close(u->stream);
 	free(u->path);
+}
+
+/* The peer goes to the session user with the tty group (parent.c). */
+static void
+pty_user(void)
+{
+	struct passwd	*pw;
+
+	if ((pw = getpwnam(OPTY_USER)) == NULL)
+		fatalx("user %s not found", OPTY_USER);
+	pspec.uid = pw->pw_uid;
+	pspec.tty_gid = pty_check();
 }
 
 static uint64_t
@@ -286,14 +379,26 @@ main(int argc, char *argv[])
 	int		 ch, r;
 
 	log_init("opty-benchunit", 0);
-	while ((ch = getopt(argc, argv, "d:i:n:")) != -1) {
+	while ((ch = getopt(argc, argv, "CMd:i:n:s:x:")) != -1) {
 		switch (ch) {
+		case 'C': variant = BP_COLLECT; break;
+		case 'M': variant = BP_NOMOUNT; break;
+		case 'x':
+			variant = BP_SKIP;
+			bench_skip = optarg;
+			break;
 		case 'd': dir = optarg; break;
+		case 's':
+			script_path = 1;
+			bench_launcher = optarg;
+			break;
 		case 'i': inbytes = bench_num("-i", optarg); break;
 		case 'n': runs = bench_num("-n", optarg); break;
 		default:
 			fprintf(stderr, "usage: opty-benchunit [-n runs] "
-			    "[-i inbytes] [-d dir] -- command [arg ...]\n");
+			    "[-i inbytes] [-d dir] [-C | -M | -s launcher | "
+			    "-x property] -- "
+			    "command [arg ...]\n");
 			return 2;
 		}
 	}
@@ -301,7 +406,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		fatalx("no command");
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (script_path && variant != BP_PARENT)
+		fatalx("-C, -M, -x and -s: one path at a time");
+	if (!script_path)
+		pty_user();
+	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ibuf, 'a', sizeof(ibuf));
 	if ((r = sd_bus_open_system(&bus)) < 0)
 		fatalx("system bus: %s", strerror(-r));

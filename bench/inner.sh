@@ -40,6 +40,12 @@ benchc() {
 	    "$BENCHC" -d "$WORK" "$@" < /dev/null
 }
 benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
+# The old script path: the launcher of the last build before the
+# terminal moved to the parent (bench/build.mk), with a socketpair.
+OLD_LAUNCHER=/usr/local/libexec/opty-bench-script/opencode-pty-launcher
+install -D -o root -g root -m 0755 "$BUILD/bench-old/bin/opencode-pty-launcher" \
+    "$OLD_LAUNCHER" || { log "cannot install $OLD_LAUNCHER"; exit 1; }
+benchscript() { benchunit -s "$OLD_LAUNCHER" "$@"; }
 benchexec() { "$TOOLS/opty-benchexec" "$@"; }
 
 sup_pids() {
@@ -68,8 +74,47 @@ mem() {
 	echo >> "$OUT/mem.txt"
 }
 
+# smaps LABEL: the mappings of the parent and the relay, for the analysis.
+smaps() {
+	cat "/proc/$PARENT/smaps" > "$OUT/smaps.parent.$1"
+	cat "/proc/$RELAY/smaps" > "$OUT/smaps.relay.$1"
+}
+
+# install_build DIR SRC: `make install` of the build in DIR (made on the
+# host) from the tree SRC, as harness_install does, and the readiness
+# marker for those binaries (itlib.sh).
+install_build() {
+	make -s --no-print-directory -C "$2" -o all BUILD="$1" install &&
+	    marker_make
+}
+
+# The previous build (bench/build.mk: the commit before the terminal
+# moved to the parent) installed and measured for the memory target in
+# this same run, on this kernel: idle, with 16 sessions at full output,
+# idle again.  Then this build is installed back.
+case $BUILD in
+/*)	OLD_BUILD=$BUILD/bench-old ;;
+*)	OLD_BUILD=$(pwd -P)/$BUILD/bench-old ;;
+esac
+log "memory of the previous build ($OLD_BUILD)"
+install_build "$OLD_BUILD" "$OLD_BUILD/src" ||
+    { log "cannot install the previous build"; exit 1; }
+sup_start || { log "the previous build's supervisor did not start"; exit 1; }
+sup_pids
+mem old-idle-start
+smaps old-idle-start
+benchc -n 5 -- /bin/echo x > "$OUT/old.txt"
+( sleep $((WINDOW / 2 + 2)); mem old-16-sessions ) &
+benchc -n 0 -L 16 -l "$TPUT_CMD" -T "$WINDOW" >> "$OUT/old.txt"
+wait
+wait_no_units 30 || log "session units left after the previous build"
+mem old-idle-end
+sup_stop
+install_build "$BUILD" . || { log "cannot install this build back"; exit 1; }
+
 sup_start || { log "supervisor did not start"; exit 1; }
 sup_pids
+smaps idle-start
 echo "CLK_TCK $(getconf CLK_TCK)" > "$OUT/env.txt"
 echo "NPROC $(nproc)" >> "$OUT/env.txt"
 echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
@@ -83,16 +128,20 @@ mem idle-start
 log "warm-up"
 benchc -n 5 -- /bin/echo x > /dev/null
 benchunit -n 5 -- /bin/echo x > /dev/null
+benchunit -C -n 5 -- /bin/echo x > /dev/null
+benchscript -n 5 -- /bin/echo x > /dev/null
 mem idle
 
-log "output throughput: $RUNS x 3 paths, ${TPUT_MIB} MiB of zeroes in base64"
+log "output throughput: $RUNS x 4 paths, ${TPUT_MIB} MiB of zeroes in base64"
 r=0
 while [ $r -lt "$RUNS" ]; do
 	c0=$(cpu_ticks)
 	benchc -- /bin/sh -c "$TPUT_CMD" | sed -n "s/^J /sup $r /p" \
 	    >> "$OUT/tput.txt"
 	echo "cpu $r $(( $(cpu_ticks) - c0 ))" >> "$OUT/tput.txt"
-	benchunit -- /bin/sh -c "$TPUT_CMD" | sed "s/^U /script $r /" \
+	benchscript -- /bin/sh -c "$TPUT_CMD" | sed "s/^U /script $r /" \
+	    >> "$OUT/tput.txt"
+	benchunit -- /bin/sh -c "$TPUT_CMD" | sed "s/^U /bare $r /" \
 	    >> "$OUT/tput.txt"
 	# shellcheck disable=SC2086
 	benchexec -- $SDRUN --pty --wait -- /bin/sh -c "$TPUT_CMD" |
@@ -100,19 +149,26 @@ while [ $r -lt "$RUNS" ]; do
 	r=$((r + 1))
 done
 
-log "input throughput: $RUNS x 2 paths, ${IN_MIB} MiB in raw mode"
+log "input throughput: $RUNS x 4 paths, ${IN_MIB} MiB in raw mode"
 r=0
 while [ $r -lt "$RUNS" ]; do
 	benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
 	    sed -n "s/^J /sup $r /p" >> "$OUT/input.txt"
-	benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+	benchscript -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
 	    sed "s/^U /script $r /" >> "$OUT/input.txt"
+	benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+	    sed "s/^U /bare $r /" >> "$OUT/input.txt"
+	# shellcheck disable=SC2086
+	benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait -- /bin/sh -c \
+	    "$IN_CMD" | sed "s/^X /sdpty $r /" >> "$OUT/input.txt"
 	r=$((r + 1))
 done
 
-# The three paths take turns in blocks of LAT_BLOCK sessions, so that the
-# machine's drift over the minutes of a run hits them alike.
-log "start latency: $LAT_N sessions x 2 commands x 3 paths," \
+# The paths take turns in blocks of LAT_BLOCK sessions, so that the
+# machine's drift over the minutes of a run hits them alike.  "collect"
+# is the bare path with the unit properties the analysis proposes,
+# "nomount" the bare path without the mount sandbox.
+log "start latency: $LAT_N sessions x 2 commands x 6 paths," \
     "in turns of $LAT_BLOCK"
 for cmd in true echo; do
 	if [ $cmd = true ]; then set -- /bin/true; else set -- /bin/echo x; fi
@@ -125,6 +181,12 @@ for cmd in true echo; do
 		    >> "$OUT/lat.txt"
 		benchunit -n "$b" -- "$@" | sed "s/^U /bare $cmd /" \
 		    >> "$OUT/lat.txt"
+		benchunit -C -n "$b" -- "$@" |
+		    sed "s/^U /collect $cmd /" >> "$OUT/lat.txt"
+		benchscript -n "$b" -- "$@" | sed "s/^U /script $cmd /" \
+		    >> "$OUT/lat.txt"
+		benchunit -M -n "$b" -- "$@" |
+		    sed "s/^U /nomount $cmd /" >> "$OUT/lat.txt"
 		# shellcheck disable=SC2086
 		benchexec -n "$b" -- $SDRUN --wait --pipe -- "$@" |
 		    sed "s/^X /sdpipe $cmd /" >> "$OUT/lat.txt"

@@ -1,0 +1,23 @@
+/*
+ * benchprops.h: the session unit's StartTransientUnit call for
+ * opty-benchunit (bench/benchprops.c; never installed).
+ */
+#ifndef OPTY_BENCHPROPS_H
+#define OPTY_BENCHPROPS_H
+
+#include <systemd/sd-bus.h>
+
+#include "dbusd/props.h"
+
+#define BP_PARENT	0	/* exactly the parent's property set */
+#define BP_COLLECT	1	/* no RemainAfterExit, AddRef, collected */
+#define BP_NOMOUNT	2	/* without the mount sandbox */
+#define BP_SKIP		3	/* without the one property bench_skip */
+
+extern const char	*bench_launcher;	/* the ExecStart path */
+extern const char	*bench_skip;		/* BP_SKIP: its name */
+
+int	bench_props_message(sd_bus *, const struct props_in *, int,
+	    sd_bus_message **);
+
+#endif
