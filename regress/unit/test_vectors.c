@@ -272,7 +272,7 @@ test_vector_file(void **state)
 		line[len - 1] = '\0';
 		nvec += (unsigned int)check_line(line, lineno, statuses);
 	}
-	fclose(f);
+	(void)fclose(f);
 	assert_true(nvec >= 100);
 	/* Every status but FRAME_E_SPACE (encoders only) has a vector. */
 	for (i = 0; i < 17; i++)
