@@ -1,14 +1,17 @@
 #!/bin/sh
 # install-deps.sh: installs the Debian 12 packages opencode-pty needs to
 # build, test and demo.  Idempotent; runs apt-get only when something is
-# missing, and `apt-get update` only then.
+# missing, and `apt-get update` only then.  Node itself is not a Debian
+# package here: build-aux/node.sh fetches the exact release (npm
+# registry binary package) with curl; libatomic1 and libstdc++6 are
+# what that binary links against.
 set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
-valgrind"
+valgrind curl ca-certificates libatomic1 libstdc++6"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,400 @@
+'use strict';
+// index.js: a node-pty-like client of the opencode-pty supervisor for the
+// Node service (opencode-v2.service, user byk).  Dependency-free: it
+// opens the directory, connects to the supervisor's socket, runs the
+// fixed helper with exactly that socket as fd 3 and the directory as
+// fd 4 (the helper sends the start frame), then speaks the frames of
+// docs/PROTOCOL.md on the socket itself.  Trusts the supervisor's frames
+// only after codec.js has checked them.  See docs/NODE.md.
+
+const fs = require('node:fs');
+const net = require('node:net');
+const childProcess = require('node:child_process');
+const { StringDecoder } = require('node:string_decoder');
+const os = require('node:os');
+const codec = require('./codec.js');
+
+const SOCKET_PATH = '/run/opencode-pty/supervisor.sock';
+const HELPER_PATH = '/usr/local/libexec/opencode-pty-client';
+const STDERR_MAX = 4096;
+
+// An error frame from the supervisor: name and code of PROTOCOL.md.
+class SupervisorError extends Error {
+	constructor(code, text) {
+		const name = codec.ERROR_NAMES.get(code) || 'ERR_UNKNOWN';
+		super(`${name} (${code}): ${text}`);
+		this.name = name;
+		this.code = code;
+		this.text = text;
+	}
+}
+
+// A failure on this side: the helper refused, the connection broke, or
+// the supervisor sent a frame the codec refuses (cause: a FrameError).
+class PtyError extends Error {
+	constructor(name, message, extra) {
+		super(message);
+		this.name = name;
+		this.code = name;
+		Object.assign(this, extra);
+	}
+}
+
+function signalNumber(sig) {
+	if (typeof sig === 'number') {
+		if (codec.signalAllowed(sig))
+			return sig;
+	} else if (typeof sig === 'string') {
+		const name = sig.startsWith('SIG') ? sig : `SIG${sig}`;
+		if (Object.hasOwn(codec.SIGNALS, name))
+			return codec.SIGNALS[name];
+	}
+	throw new RangeError(`signal not allowed: ${String(sig)} (one of ` +
+	    `${Object.keys(codec.SIGNALS).join(' ')})`);
+}
+
+// The name of any Linux signal number, for the exit of a killed command.
+function signalName(n) {
+	for (const [k, v] of Object.entries(os.constants.signals))
+		if (v === n)
+			return k;
+	return `SIG${n}`;
+}
+
+function checkOptions(argv, o) {
+	if (!Array.isArray(argv) || argv.length < 1 ||
+	    argv.length > codec.START_MAX_ARGS)
+		throw new TypeError('argv must be an array of 1..128 strings');
+	for (const a of argv)
+		if (typeof a !== 'string' || a.includes('\0'))
+			throw new TypeError('argv: strings without NUL only');
+	if (argv[0] === '')
+		throw new TypeError('argv[0] must not be empty');
+	if (typeof o.cwd !== 'string' || o.cwd === '')
+		throw new TypeError('cwd is required');
+	if ((o.rows !== undefined || o.cols !== undefined) &&
+	    !codec.winsizeValid(o.rows, o.cols))
+		throw new RangeError('rows and cols: both 1..4096');
+	const rt = o.runtimeMaxSec;
+	if (rt !== undefined && rt !== 0 && !(Number.isInteger(rt) &&
+	    rt >= 1 && rt <= codec.START_MAX_RUNTIME))
+		throw new RangeError('runtimeMaxSec: 0 or 1..3600');
+}
+
+function helperArgs(argv, o) {
+	const args = [];
+	if (o.runtimeMaxSec)
+		args.push('-t', String(o.runtimeMaxSec));
+	if (o.rows !== undefined)
+		args.push('-s', `${o.rows}x${o.cols}`);
+	return args.concat('--', argv);
+}
+
+// A small listener list with node-pty's IDisposable shape.
+class Emitter {
+	constructor() {
+		this.list = [];
+	}
+
+	add(cb) {
+		if (typeof cb !== 'function')
+			throw new TypeError('listener must be a function');
+		this.list.push(cb);
+		return { dispose: () => {
+			this.list = this.list.filter((f) => f !== cb);
+		} };
+	}
+
+	// Returns false if any listener returned false (backpressure).
+	fire(v) {
+		let more = true;
+		for (const cb of this.list.slice())
+			if (cb(v) === false)
+				more = false;
+		return more;
+	}
+}
+
+class Pty {
+	constructor(argv, options) {
+		const o = { ...options };
+		checkOptions(argv, o);
+		this.pid = undefined;	// no pid: see docs/NODE.md
+		this.cols = o.cols ?? 80;
+		this.rows = o.rows ?? 24;
+		this._data = new Emitter();
+		this._exit = new Emitter();
+		this._error = new Emitter();
+		this._drain = new Emitter();
+		this._reader = new codec.FrameReader();
+		this._decoder = o.encoding === null ? null :
+		    new StringDecoder(o.encoding || 'utf8');
+		this._queue = [];	// frames held until the helper is done
+		this._started = false;
+		this._paused = false;
+		this._ended = false;
+		this._exitInfo = null;
+		this._stderr = '';
+		this._helperPath = o.helperPath || HELPER_PATH;
+		this._args = helperArgs(argv, o);
+		// Throws on a missing or unreadable directory: nothing is open yet.
+		this._dirFd = fs.openSync(o.cwd,
+		    fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+		this._sock = net.connect(o.socketPath || SOCKET_PATH);
+		this._sock.on('connect', () => this._spawnHelper());
+		this._sock.on('data', (b) => this._onBytes(b));
+		this._sock.on('end', () => this._onEnd());
+		this._sock.on('error', (e) => this._onSocketError(e));
+		this._sock.on('drain', () => this._drain.fire());
+		this._sock.on('close', () => this._closeDir());
+	}
+
+	_closeDir() {
+		if (this._dirFd !== -1) {
+			fs.closeSync(this._dirFd);
+			this._dirFd = -1;
+		}
+	}
+
+	/*
+	 * The socket's own descriptor goes to the helper as a plain fd number:
+	 * the child gets a dup2() of it at index 3 and the socket here is left
+	 * as it is.  Passing the net.Socket object instead would make Node
+	 * stop reading it (it treats a stream given as stdio as the child's).
+	 */
+	_spawnHelper() {
+		const fd = this._sock._handle && this._sock._handle.fd;
+		if (!Number.isInteger(fd) || fd < 0) {
+			this._fail(new PtyError('ENOFD',
+			    'the socket exposes no descriptor (_handle.fd)'));
+			return;
+		}
+		let child;
+		try {
+			child = childProcess.spawn(this._helperPath, this._args, {
+				stdio: ['ignore', 'ignore', 'pipe', fd, this._dirFd],
+			});
+		} catch (e) {
+			this._closeDir();
+			this._fail(new PtyError('EHELPER',
+			    `cannot run the helper: ${e.message}`, { cause: e }));
+			return;
+		} finally {
+			this._closeDir();
+		}
+		child.stderr.setEncoding('utf8');
+		child.stderr.on('data', (s) => {
+			if (this._stderr.length < STDERR_MAX)
+				this._stderr += s.slice(0, STDERR_MAX -
+				    this._stderr.length);
+		});
+		child.on('error', (e) => this._fail(new PtyError('EHELPER',
+		    `cannot run the helper: ${e.message}`, { cause: e })));
+		child.on('close', (status, sig) => this._helperDone(status, sig));
+	}
+
+	_helperDone(status, sig) {
+		if (status !== 0) {
+			const why = sig ? `killed by ${sig}` : `exit ${status}`;
+			this._fail(new PtyError('EHELPER', `helper failed (${why}): ` +
+			    this._stderr.trim(), { status, signal: sig }));
+			return;
+		}
+		this._started = true;
+		const q = this._queue;
+		this._queue = [];
+		for (const b of q)
+			this._send(b);
+	}
+
+	// Frames from this side wait until the helper has sent the start
+	// frame on the same socket: bytes must not interleave with it.
+	_send(buf) {
+		if (this._ended || this._sock.destroyed)
+			return false;
+		if (!this._started) {
+			this._queue.push(buf);
+			return true;
+		}
+		return this._sock.write(buf);
+	}
+
+	_onBytes(b) {
+		this._reader.push(b);
+		this._pump();
+	}
+
+	_pump() {
+		while (!this._paused && !this._ended) {
+			let f;
+			try {
+				f = this._reader.next();
+			} catch (e) {
+				this._fail(new PtyError('EPROTO',
+				    `bad frame from the supervisor: ${e.name}`,
+				    { cause: e }));
+				return;
+			}
+			if (f === null)
+				return;
+			this._frame(f);
+		}
+	}
+
+	_frame(f) {
+		switch (f.type) {
+		case codec.TYPE.OUTPUT: {
+			const v = this._decoder ? this._decoder.write(f.data) : f.data;
+			if ((v.length > 0 || !this._decoder) &&
+			    this._data.fire(v) === false)
+				this.pause();
+			break;
+		}
+		case codec.TYPE.EXIT:
+			this._finish(this._exitEvent(f));
+			break;
+		case codec.TYPE.ERROR: {
+			const e = new SupervisorError(f.code, f.text);
+			this._fail(e);
+			break;
+		}
+		default:
+			this._fail(new PtyError('EPROTO',
+			    `unexpected frame type ${f.type} from the supervisor`));
+		}
+	}
+
+	_exitEvent(f) {
+		const ev = { exitCode: null, signal: undefined, result: f.result,
+		    code: f.code, status: f.status };
+		if (f.code === 1) {
+			ev.exitCode = f.status;
+		} else {
+			ev.signal = signalName(f.status);
+			ev.exitCode = 128 + f.status;
+		}
+		return ev;
+	}
+
+	_flushDecoder() {
+		if (this._decoder) {
+			const rest = this._decoder.end();
+			if (rest.length > 0)
+				this._data.fire(rest);
+		}
+	}
+
+	_finish(ev) {
+		if (this._ended)
+			return;
+		this._flushDecoder();
+		this._ended = true;
+		this._exitInfo = ev;
+		this._sock.destroy();
+		this._closeDir();
+		this._exit.fire(ev);
+	}
+
+	_fail(err) {
+		if (this._ended)
+			return;
+		this._error.fire(err);
+		this._finish({ exitCode: null, signal: undefined,
+		    result: undefined, error: err });
+	}
+
+	_onEnd() {
+		// Frames still held while paused are delivered on resume().
+		if (this._reader.pending === 0 || !this._paused)
+			this._eof();
+	}
+
+	_eof() {
+		if (this._reader.pending > 0 && !this._ended) {
+			this._pump();
+			if (this._paused)
+				return;
+		}
+		this._fail(new PtyError('EEOF',
+		    'connection closed without an exit or error frame'));
+	}
+
+	_onSocketError(e) {
+		this._fail(new PtyError(e.code || 'ESOCKET',
+		    `supervisor socket: ${e.message}`, { cause: e }));
+	}
+
+	onData(cb) { return this._data.add(cb); }
+	onExit(cb) { return this._exit.add(cb); }
+	onError(cb) { return this._error.add(cb); }
+	onDrain(cb) { return this._drain.add(cb); }
+
+	get exited() { return this._exitInfo; }
+
+	/*
+	 * write(data): string (UTF-8) or Buffer, split into input frames of at
+	 * most 32768 bytes.  Returns false like stream.write when the socket's
+	 * buffer is full: wait for onDrain before writing more.
+	 */
+	write(data) {
+		const b = typeof data === 'string' ? Buffer.from(data, 'utf8') :
+		    Buffer.from(data);
+		let ok = true;
+		for (let off = 0; off < b.length; off += codec.MAX_INPUT) {
+			const p = b.subarray(off, off + codec.MAX_INPUT);
+			const h = codec.encodeHeader(codec.TYPE.INPUT, p.length);
+			if (!this._send(Buffer.concat([h, p])))
+				ok = false;
+		}
+		return ok;
+	}
+
+	resize(rows, cols) {
+		if (!codec.winsizeValid(rows, cols))
+			throw new RangeError('rows and cols: both 1..4096');
+		this.rows = rows;
+		this.cols = cols;
+		this._send(codec.encodeFrame({ type: codec.TYPE.RESIZE, rows,
+		    cols }));
+	}
+
+	kill(signal = 'SIGHUP') {
+		const n = signalNumber(signal);
+		this._send(codec.encodeFrame({ type: codec.TYPE.SIGNAL,
+		    signal: n }));
+	}
+
+	// Stop reading: the supervisor's relay stalls, nothing is dropped.
+	pause() {
+		this._paused = true;
+		this._sock.pause();
+	}
+
+	resume() {
+		if (!this._paused)
+			return;
+		this._paused = false;
+		this._pump();
+		if (!this._paused && !this._ended) {
+			if (this._sock.readableEnded)
+				this._eof();
+			else
+				this._sock.resume();
+		}
+	}
+
+	// Closes the connection: the supervisor stops and removes the unit.
+	destroy() {
+		this._fail(new PtyError('EDESTROYED', 'destroyed by the caller'));
+	}
+}
+
+function spawn(argv, options) {
+	return new Pty(argv, options);
+}
+
+module.exports = {
+	spawn, Pty, SupervisorError, PtyError,
+	FrameError: codec.FrameError, ERRORS: codec.ERRORS,
+	SIGNALS: codec.SIGNALS, SOCKET_PATH, HELPER_PATH, codec,
+};

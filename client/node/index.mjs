@@ -1,0 +1,8 @@
+// index.mjs: the ESM face of index.js (same objects, no second copy).
+import cjs from './index.js';
+
+export const {
+	spawn, Pty, SupervisorError, PtyError, FrameError, ERRORS, SIGNALS,
+	SOCKET_PATH, HELPER_PATH, codec,
+} = cjs;
+export default cjs;

@@ -1,0 +1,344 @@
+'use strict';
+// pty.test.js: client/node/index.js against a fake supervisor (a Node
+// listening socket in a temporary directory) and the real helper
+// (OPTY_HELPER, default build/bin/opencode-pty-client), which refuses to
+// run unless it got exactly fds 0-4 with 3 a connected socket and 4 a
+// directory: every session here that starts proves that much.  Test code.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const childProcess = require('node:child_process');
+const pty = require('../index.js');
+const codec = require('../codec.js');
+
+const T = codec.TYPE;
+const HELPER = process.env.OPTY_HELPER ||
+    path.join(__dirname, '..', '..', '..', 'build', 'bin',
+    'opencode-pty-client');
+const TMO = { timeout: 8000 };
+
+test.before(() => {
+	if (!fs.existsSync(HELPER))
+		throw new Error(`FAIL: the helper ${HELPER} is not built ` +
+		    '(make all, or set OPTY_HELPER)');
+});
+
+// A fake supervisor: one connection, its frames, a way to answer.
+async function fake() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opty-node-'));
+	const sockPath = path.join(dir, 'sup.sock');
+	const s = { dir, sockPath, frames: [], waiters: [], ended: false };
+	s.server = net.createServer((c) => {
+		s.conn = c;
+		const r = new codec.FrameReader();
+		c.on('data', (b) => {
+			r.push(b);
+			let f;
+			while ((f = r.next()) !== null)
+				s.frames.push(f);
+			s.poke();
+		});
+		c.on('end', () => { s.ended = true; s.poke(); });
+		c.on('error', () => {});
+		s.poke();
+	});
+	s.poke = () => {
+		for (const w of s.waiters.splice(0))
+			w();
+	};
+	// until(pred): resolves once pred() holds.
+	s.until = (pred) => new Promise((resolve) => {
+		const check = () => {
+			if (pred())
+				resolve();
+			else
+				s.waiters.push(check);
+		};
+		check();
+	});
+	s.send = (f) => s.conn.write(codec.encodeFrame(f));
+	s.ptys = [];
+	// Idempotent; also run by t.after, so a failed test leaves nothing
+	// open that would keep this process alive.
+	s.close = () => {
+		for (const p of s.ptys)
+			p.destroy();
+		if (s.conn)
+			s.conn.destroy();
+		if (s.server.listening)
+			s.server.close();
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	await new Promise((r) => s.server.listen(sockPath, r));
+	return s;
+}
+
+function open(s, argv, extra = {}) {
+	const p = pty.spawn(argv, { cwd: s.dir, socketPath: s.sockPath,
+	    helperPath: HELPER, ...extra });
+	s.ptys.push(p);
+	return p;
+}
+
+function exited(p) {
+	return new Promise((r) => p.onExit(r));
+}
+
+test('start frame from the helper, output in order, exit status', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['printf', '%s', 'a b', ''], { rows: 50, cols: 132,
+	    runtimeMaxSec: 30 });
+	let out = '';
+	p.onData((d) => { out += d; });
+	const ex = exited(p);
+	await s.until(() => s.frames.length >= 2);
+	assert.deepEqual(s.frames[0], { type: T.RESIZE, rows: 50, cols: 132 });
+	const st = s.frames[1];
+	const want = fs.statSync(s.dir, { bigint: true });
+	assert.equal(st.type, T.START);
+	assert.equal(st.dev, want.dev);
+	assert.equal(st.ino, want.ino);
+	assert.equal(st.runtime, 30);
+	assert.deepEqual(st.argv.map(String), ['printf', '%s', 'a b', '']);
+	assert.equal(p.pid, undefined);
+	// A UTF-8 character split across two output frames.
+	const w = Buffer.from('hello wörld');
+	s.send({ type: T.OUTPUT, data: w.subarray(0, 8) });
+	s.send({ type: T.OUTPUT, data: w.subarray(8) });
+	s.send({ type: T.EXIT, code: 1, status: 7, result: 'exit-code' });
+	s.conn.end();
+	const ev = await ex;
+	assert.equal(out, 'hello wörld');
+	assert.equal(ev.exitCode, 7);
+	assert.equal(ev.signal, undefined);
+	assert.equal(ev.result, 'exit-code');
+	assert.equal(ev.error, undefined);
+	s.close();
+});
+
+test('write splits at 32768, resize and kill follow the start frame', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat']);
+	const ex = exited(p);
+	// Sent before the helper is done: held, then sent after its frame.
+	const big = Buffer.alloc(70000, 0x61);
+	big[32767] = 0x62;
+	big[32768] = 0x63;
+	p.write(big);
+	p.resize(30, 100);
+	p.kill('INT');
+	p.kill(15);
+	p.kill('SIGKILL');
+	p.kill();
+	for (const bad of ['SEGV', 'SIGSEGV', 11, 0, 'FOO', 'sigint', 64])
+		assert.throws(() => p.kill(bad), RangeError, String(bad));
+	assert.throws(() => p.resize(0, 80), RangeError);
+	assert.throws(() => p.resize(24, 4097), RangeError);
+	await s.until(() => s.frames.length >= 9);
+	const f = s.frames;
+	assert.equal(f[0].type, T.START);
+	assert.deepEqual(f.slice(1, 4).map((x) => [x.type, x.data.length]),
+	    [[T.INPUT, 32768], [T.INPUT, 32768], [T.INPUT, 4464]]);
+	assert.deepEqual(Buffer.concat(f.slice(1, 4).map((x) => x.data)), big);
+	assert.deepEqual(f[4], { type: T.RESIZE, rows: 30, cols: 100 });
+	assert.deepEqual(f.slice(5).map((x) => x.signal), [2, 15, 9, 1]);
+	assert.equal(p.rows, 30);
+	assert.equal(p.cols, 100);
+	s.send({ type: T.EXIT, code: 2, status: 2, result: 'success' });
+	const ev = await ex;
+	assert.equal(ev.signal, 'SIGINT');
+	assert.equal(ev.exitCode, 130);
+	assert.equal(ev.result, 'success');
+	assert.equal(s.frames.length, 9);
+	s.close();
+});
+
+test('an error frame is a typed SupervisorError', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	s.server.removeAllListeners('connection');
+	s.server.on('connection', (c) => {
+		c.end(codec.encodeFrame({ type: T.ERROR, code: 3,
+		    text: '16 sessions are live' }));
+	});
+	const p = open(s, ['true']);
+	let err = null;
+	p.onError((e) => { err = e; });
+	const ev = await exited(p);
+	assert.ok(err instanceof pty.SupervisorError);
+	assert.equal(err.name, 'ERR_BUSY');
+	assert.equal(err.code, 3);
+	assert.equal(err.text, '16 sessions are live');
+	assert.equal(ev.error, err);
+	assert.equal(ev.exitCode, null);
+	assert.equal(pty.ERRORS.ERR_SHUTDOWN, 15);
+	s.close();
+});
+
+test('unknown error codes and malformed frames fail the session', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	let p = open(s, ['true']);
+	await s.until(() => s.frames.length >= 1);
+	s.send({ type: T.ERROR, code: 999, text: 'new' });
+	let ev = await exited(p);
+	assert.equal(ev.error.name, 'ERR_UNKNOWN');
+	assert.equal(ev.error.code, 999);
+	s.frames.length = 0;
+	p = open(s, ['true']);
+	await s.until(() => s.frames.length >= 1);
+	s.conn.write(Buffer.from('OPTX\x01\x03\0\0\0\0\0\0', 'latin1'));
+	ev = await exited(p);
+	assert.equal(ev.error.name, 'EPROTO');
+	assert.equal(ev.error.cause.name, 'FRAME_E_MAGIC');
+	s.frames.length = 0;
+	p = open(s, ['true']);
+	await s.until(() => s.frames.length >= 1);
+	s.send({ type: T.RESIZE, rows: 1, cols: 1 });	// a client's type
+	ev = await exited(p);
+	assert.equal(ev.error.name, 'EPROTO');
+	s.frames.length = 0;
+	p = open(s, ['true']);
+	await s.until(() => s.frames.length >= 1);
+	s.conn.end();
+	ev = await exited(p);
+	assert.equal(ev.error.name, 'EEOF');
+	s.close();
+});
+
+test('a slow consumer pauses the socket; nothing is lost', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat'], { encoding: null });
+	const got = [];
+	p.onData((d) => {
+		got.push(d);
+		return got.length > 1;	// the first chunk pauses reading
+	});
+	const ex = exited(p);
+	await s.until(() => s.frames.length >= 1);
+	const n = 256;
+	let full = false;
+	for (let i = 0; i < n; i++) {
+		const d = Buffer.alloc(32768, i & 0xff);
+		if (!s.send({ type: T.OUTPUT, data: d }))
+			full = true;
+	}
+	s.send({ type: T.EXIT, code: 1, status: 0, result: 'success' });
+	await new Promise((r) => setTimeout(r, 300));
+	assert.equal(got.length, 1, 'delivered while paused');
+	assert.ok(full, 'the writer never saw backpressure');
+	assert.ok(s.conn.writableLength > 4 * 1024 * 1024,
+	    `only ${s.conn.writableLength} bytes wait at the writer`);
+	p.resume();
+	const ev = await ex;
+	assert.equal(ev.exitCode, 0);
+	assert.equal(got.length, n);
+	got.forEach((d, i) => {
+		assert.equal(d.length, 32768);
+		assert.equal(d[0], i & 0xff);
+	});
+	s.close();
+});
+
+test('destroy() closes the connection', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['sleep', '100']);
+	await s.until(() => s.frames.length >= 1);
+	p.destroy();
+	await s.until(() => s.ended);
+	assert.equal(p.exited.error.name, 'EDESTROYED');
+	s.close();
+});
+
+test('the helper refusing is an EHELPER error with its reason', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	let p = open(s, ['ls', 'x'.repeat(4097)]);
+	let ev = await exited(p);
+	assert.equal(ev.error.name, 'EHELPER');
+	assert.equal(ev.error.status, 2);
+	assert.match(ev.error.message, /opencode-pty-client:/);
+	p = pty.spawn(['ls'], { cwd: s.dir, socketPath: s.sockPath,
+	    helperPath: path.join(s.dir, 'nonexistent') });
+	ev = await exited(p);
+	assert.equal(ev.error.name, 'EHELPER');
+	s.close();
+});
+
+test('bad options throw before anything is opened', () => {
+	const o = { cwd: os.tmpdir(), socketPath: '/nonexistent' };
+	assert.throws(() => pty.spawn([], o), TypeError);
+	assert.throws(() => pty.spawn([''], o), TypeError);
+	assert.throws(() => pty.spawn(['a\0'], o), TypeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, cwd: undefined }),
+	    TypeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, rows: 24 }), RangeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, rows: 0, cols: 80 }),
+	    RangeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, runtimeMaxSec: 3601 }),
+	    RangeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, runtimeMaxSec: 1.5 }),
+	    RangeError);
+	assert.throws(() => pty.spawn(['ls'], { ...o, cwd: '/nonexistent' }),
+	    { code: 'ENOENT' });
+	assert.throws(() => pty.spawn(['ls'], { ...o, cwd: __filename }),
+	    { code: 'ENOTDIR' });
+});
+
+/*
+ * While a session is live, an unrelated child of this process inherits
+ * neither the connected socket nor the directory.  Positive control: the
+ * same listing run by a child given the socket as fd 3 shows it.
+ */
+async function childFds(stdio) {
+	const c = childProcess.spawn('/bin/ls', ['-l', '/proc/self/fd'],
+	    { stdio });
+	let out = '';
+	c.stdout.setEncoding('utf8');
+	c.stdout.on('data', (d) => { out += d; });
+	await new Promise((r) => c.on('close', r));
+	return out.split('\n').map((l) => l.match(/ (\d+) -> (.*)$/))
+	    .filter(Boolean).map((m) => `${m[1]} ${m[2]}`).join('\n');
+}
+
+test('an unrelated child inherits neither the socket nor the directory', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat']);
+	await s.until(() => s.frames.length >= 1);
+	const mine = fs.readdirSync('/proc/self/fd').map((fd) => {
+		try {
+			return fs.readlinkSync(`/proc/self/fd/${fd}`);
+		} catch {
+			return '';
+		}
+	}).filter((l) => l.startsWith('socket:'));
+	const other = await childFds(['ignore', 'pipe', 'ignore']);
+	const lines = other.trim().split('\n');
+	assert.ok(lines.length >= 3, other);
+	for (const l of lines) {
+		const [fd, link] = l.split(' ');
+		if (Number(fd) > 2)
+			assert.ok(link === undefined || link.startsWith('/proc/'),
+			    `child fd ${l}`);
+		assert.notEqual(link, s.dir, `child holds the directory: ${l}`);
+	}
+	const withSock = await childFds(['ignore', 'pipe', 'ignore',
+	    p._sock._handle.fd]);
+	const l3 = withSock.split('\n').find((l) => l.startsWith('3 '));
+	assert.ok(l3 && mine.includes(l3.slice(2)),
+	    `positive control: fd 3 is ${l3}`);
+});
