@@ -97,11 +97,26 @@ client -O -S 10 -- /bin/sh -c \
     'trap "echo got-usr1; exit 5" USR1; echo ready; while :; do sleep 0.05; done'
 expect_exit 1 5 exit-code "SIGNAL USR1: the command's handler ran"
 check "SIGNAL USR1: its output" test "$(out | tail -n 1)" = got-usr1
-# STOP then CONT: the command stops and goes on.
+# STOP then CONT, in that order: a CONT lost or overtaken would leave
+# the command stopped (the session would time out); its handler shows
+# that CONT itself arrived.
 client -O -S 19 -S 18 -- /bin/sh -c \
-    'echo ready; sleep 1; echo went-on'
+    'trap "echo got-cont" CONT; echo ready; sleep 1; echo went-on'
 expect_exit 1 0 success "SIGNAL STOP then CONT: the command went on"
-check "STOP/CONT: its output" test "$(out | tail -n 1)" = went-on
+check "STOP/CONT: CONT reached the command, which went on" \
+    test "$(out | grep -v ready | tr '\n' ' ')" = "got-cont went-on "
+# Only the main process: a child with its own USR1 handler is not sent
+# the signal.  Control: the same child's handler runs when the command
+# itself signals it, so a silent child is not a broken probe.
+client -- /bin/sh -c '(trap "echo child-usr1; exit 0" USR1
+    while :; do sleep 0.05; done) & c=$!; sleep 0.3; kill -USR1 $c; wait $c'
+check "control: the child's USR1 handler works" grep -qx child-usr1 "$tmp/out"
+client -O -S 10 -- /bin/sh -c 'trap "echo main-usr1; exit 5" USR1
+    (trap "echo child-usr1" USR1; while :; do sleep 0.05; done) &
+    echo ready; while :; do sleep 0.05; done'
+expect_exit 1 5 exit-code "SIGNAL USR1 with a child: the main process got it"
+check "SIGNAL USR1 did not reach the command's child" \
+    sh -c "grep -qx main-usr1 '$tmp/out' && ! grep -q child-usr1 '$tmp/out'"
 # Sent before the unit runs: held until it does.
 client -S 15 -- /bin/sh -c 'exec sleep 60'
 expect_exit 2 15 success "a SIGNAL right after the start waits for the unit"
