@@ -142,8 +142,9 @@ matrix_table()
 	done
 }
 
-# matrix_recap: each failed script's own output, last, so that a log
-# kept only by its tail (CI's) still names the failure and shows why.
+# matrix_recap: each failed script's failures (with the lines each
+# printed after it) and its last lines, last of all, so that a log kept
+# only by its tail (CI's) still names the failure and shows why.
 matrix_recap()
 {
 	local n s
@@ -151,13 +152,16 @@ matrix_recap()
 		for s in $(sed -n 's|^-- regress/it/\([^:]*\): FAILED.*|\1|p' \
 		    "$out/$n.it" 2>/dev/null); do
 			echo
-			echo "==== $n: $s failed; its last 60 lines:"
+			echo "==== $n: $s failed; its failures, then its last lines:"
 			awk -v s="== regress/it/$s" '
-			    $0 == s { on = 1; n = 0 }
-			    on { buf[n++ % 60] = $0 }
+			    $0 == s { on = 1; n = 0; k = 0 }
+			    on && /^ *FAIL/ { k = 16 }
+			    on && k > 0 && !/^ *PASS/ { print "  " $0; k-- }
+			    on { buf[n++ % 20] = $0 }
 			    on && index($0, "-- regress/it/" substr(s, 15) ":") == 1 {
-				on = 0; for (i = (n > 60 ? n - 60 : 0); i < n; i++)
-				    print "  " buf[i % 60] }' "$out/$n.it"
+				on = 0; print "  ...";
+				for (i = (n > 20 ? n - 20 : 0); i < n; i++)
+				    print "  " buf[i % 20] }' "$out/$n.it"
 		done
 	done
 }

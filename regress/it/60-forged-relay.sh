@@ -59,9 +59,18 @@ scenario() {
 	done
 	# The relay's last words may reach journald after it exited, with
 	# no unit attached (docs/RELAY.md): its own identifier finds them.
-	log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager
-	    journalctl -t opencode-pty-relay --since "$since" -o cat \
-	    --no-pager)
+	# The parent's line comes by its stderr stream and PID 1's exit
+	# line by the native socket: journald may store them in either
+	# order, so the reason is waited for (10 s at most).
+	n=0
+	while :; do
+		log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager
+		    journalctl -t opencode-pty-relay --since "$since" -o cat \
+		    --no-pager)
+		case "$log" in *"$reason"*) break ;; esac
+		[ $n -ge 100 ] && break
+		sleep 0.1; n=$((n + 1))
+	done
 	case "$log" in
 	*"$reason"*) pass "$name: parent refused with '$reason'" ;;
 	*) fail "$name: no '$reason' in the log:"; echo "$log" | tail -n 15 ;;
