@@ -3,11 +3,11 @@
 # and its strace-based host test.  Linked static-pie so that strace of
 # the whole process, from execve on, shows every system call it makes.
 
-CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/startframe.c \
-			   client/sendframe.c client/sandbox.c proto/cmsgfd.c
+CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/send.c \
+			   client/sandbox.c proto/cmsgfd.c
 
 PROGS			+= opencode-pty-client
-opencode-pty-client_SRCS	:= client/client.c $(CLIENT_SRCS) \
+opencode-pty-client_SRCS	:= client/main.c $(CLIENT_SRCS) \
 			   proto/frame.c proto/errtext.c proto/ttyrules.c
 opencode-pty-client_LIBS	:= $(LIBSECCOMP)
 opencode-pty-client_LDFLAGS	:= -static-pie

@@ -63,11 +63,10 @@ int	fd_check_all(struct client_dir *, char *, size_t);
 /* cli.c */
 int	cli_parse(int, char *const *, struct client_opts *, char *, size_t);
 
-/* startframe.c */
+/* send.c */
 int	client_frame(const struct client_opts *, const struct client_dir *,
 	    uint8_t *, size_t, char *, size_t);
 
-/* sendframe.c */
 int	client_send(int, int, const uint8_t *, size_t, char *, size_t);
 
 /* sandbox.c */

@@ -1,9 +1,7 @@
 # launcher/build.mk: opencode-pty-launcher, the session unit's ExecStart
-# (runs as the session user; links libc only), its unit tests, and the
-# opty-argenc test tool.
+# (runs as the session user; links libc only), and its unit tests.
 
-LAUNCHER_PURE_SRCS	:= launcher/args.c launcher/pathsearch.c \
-			   launcher/env.c launcher/sigreset.c proto/argcodec.c
+LAUNCHER_PURE_SRCS	:= launcher/command.c proto/argcodec.c
 
 PROGS			+= opencode-pty-launcher
 # Not pure: they act on the process (re-anchoring, the terminal,
@@ -12,8 +10,8 @@ LAUNCHER_SYS_SRCS	:= launcher/reanchor.c launcher/tty.c \
 			   launcher/landlock.c proto/landlock.c proto/dirsock.c \
 			   proto/cmsgfd.c
 
-opencode-pty-launcher_SRCS := launcher/main.c launcher/fail.c \
-			   $(LAUNCHER_SYS_SRCS) $(LAUNCHER_PURE_SRCS)
+opencode-pty-launcher_SRCS := launcher/main.c $(LAUNCHER_SYS_SRCS) \
+			    $(LAUNCHER_PURE_SRCS)
 opencode-pty-launcher_LIBS :=
 
 TESTS			+= test_launcher
@@ -21,6 +19,3 @@ test_launcher_SRCS	:= regress/unit/test_launcher.c $(LAUNCHER_SYS_SRCS) \
 			   $(LAUNCHER_PURE_SRCS)
 test_launcher_LIBS	:=
 
-TOOLS			+= opty-argenc
-opty-argenc_SRCS	:= launcher/tool_argenc.c proto/argcodec.c
-opty-argenc_LIBS	:=

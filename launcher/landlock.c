@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launcher/landlock.h"
+#include "launcher/launcher.h"
 
 /* The kernel's UAPI values (include/uapi/linux/landlock.h). */
 #define LL_ACCESS_FS_REFER		(1ULL << 13)

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "proto/frame.h"
+#include "proto/landlock.h"
 
 #define LAUNCHER_NAME		"opencode-pty-launcher"
 #define LAUNCHER_PATH		"/usr/local/bin:/usr/bin:/bin"
@@ -40,14 +41,14 @@ enum launcher_exit {
 	LX_TTY = 75,		/* fd 0/1 not one terminal, or not ours */
 };
 
-/* fail.c: one-line reasons, then a distinct exit status. */
+/* main.c: one-line reasons, then a distinct exit status. */
 void	lx_setfd(int);
 void	lx_fail(int, const char *, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
 void	lx_failx(int, const char *, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
 
-/* args.c: the encoded argument vector (pure). */
+/* command.c: the encoded argument vector (pure). */
 struct argfault {
 	int	 index;		/* failing argument; -1: the count */
 	int	 status;	/* ARG_E_* when index >= 0 */
@@ -56,7 +57,7 @@ int	args_check(int, char *const [], struct argfault *);
 int	args_decode(int, char *const [], char *[], struct argfault *);
 void	args_free(int, char *[]);
 
-/* pathsearch.c: argv[0] lookup in a fixed PATH (pure but for stat). */
+/* command.c: argv[0] lookup in a fixed PATH (pure but for stat). */
 enum path_status {
 	PATH_OK = 0,
 	PATH_E_EMPTY = -1,	/* empty command name */
@@ -65,7 +66,7 @@ enum path_status {
 };
 int	path_lookup(const char *, const char *, char *, size_t);
 
-/* env.c: the session user and the command's fixed environment (pure). */
+/* command.c: the session user and the command's fixed environment. */
 #define ENV_COUNT	6
 #define ENV_STRMAX	4200
 struct fixedenv {
@@ -86,6 +87,14 @@ enum tty_status {
 int	tty_check(int, int);
 const char *tty_strerror(int);
 int	tty_acquire(int);
+
+/*
+ * landlock.c: sets no_new_privs and puts the caller in a new domain
+ * built for ABI abi (at least OPTY_LANDLOCK_ABI_MIN, at most what the
+ * kernel has).  0, or -1 with errno set.  The caller must be
+ * single-threaded.  docs/LAUNCHER.md, "Landlock".
+ */
+int	landlock_enter(int);
 
 /* reanchor.c: the passed directory re-opened by path in the unit. */
 enum reanchor_status {
@@ -112,7 +121,7 @@ int	reanchor_open_nofollow(const char *);
 const char *reanchor_strerror(int);
 void	reanchor_reason(const struct reanchor *, char *, size_t);
 
-/* sigreset.c: default dispositions, empty mask. */
+/* command.c: default dispositions, empty mask. */
 int	sig_reset(void);
 
 #endif

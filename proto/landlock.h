@@ -3,7 +3,7 @@
  * domain puts in force for each ABI (any trust level; no side effect).
  * The root parent refuses to start below OPTY_LANDLOCK_ABI_MIN and logs
  * landlock_describe() per session; the launcher enters the domain
- * (launcher/landlock.h).  See docs/LAUNCHER.md, "Landlock".
+ * (launcher/launcher.h).  See docs/LAUNCHER.md, "Landlock".
  */
 #ifndef OPTY_PROTO_LANDLOCK_H
 #define OPTY_PROTO_LANDLOCK_H

@@ -179,7 +179,7 @@ oracle_expect() {
 		# The reference inherits glibc's reserved signals 32 and 33
 		# ignored from PID 1 (33 seen on 254 and 257 once PID 1 has
 		# run for a while); the launcher resets every signal, both
-		# included (launcher/sigreset.c).  Nothing else may differ.
+		# included (launcher/command.c).  Nothing else may differ.
 		sed -e 's/^\(SigIgn:\t\)0000000[01][08]0000000\r$/\10000000000000000\r/' \
 		    "$tmp/ref.raw" > "$tmp/ref.cmp" ;;
 	*) echo "  unknown relation $1"; return 1 ;;

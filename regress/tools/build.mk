@@ -53,3 +53,7 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 opty-steal_SRCS		:= regress/tools/opty-steal.c
 opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
+
+TOOLS			+= opty-argenc
+opty-argenc_SRCS	:= regress/tools/opty-argenc.c proto/argcodec.c
+opty-argenc_LIBS	:=

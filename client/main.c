@@ -1,12 +1,11 @@
 /*
- * client.c: main() of opencode-pty-client.  Runs as byk, spawned by the
+ * main.c: main() of opencode-pty-client.  Runs as byk, spawned by the
  * Node service with fd 3 = its connected supervisor socket and fd 4 =
  * the approved directory.  Checks its descriptors, seccomp-confines
  * itself, then sends one start frame carrying fd 4 (with -s, one RESIZE
  * frame first; the descriptor rides on the first byte sent) and exits.
  * It never connects, opens, stats or resolves a path and never reads a
- * frame:
- * docs/CLIENT.md says how regress/ proves that.
+ * frame: docs/CLIENT.md says how regress/ proves that.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * tool_argenc.c: opty-argenc, a test tool (never installed; runs as
+ * opty-argenc.c: a test tool (never installed; runs as
  * whoever runs the tests).  Prints the launcher encoding of each of its
  * arguments, one per line, so shell tests can build exactly the argv
  * the parent would put on an ExecStart line.
