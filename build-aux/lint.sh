@@ -6,6 +6,7 @@
 #
 #	sh build-aux/lint.sh		every C file in LINT_DIRS, then
 #					scan-build over a fresh full build
+#					and build-aux/deadcode.sh
 #	sh build-aux/lint.sh FILE...	cppcheck and clang-tidy only
 #
 #	LINT_BUILD=build/lint	scratch: compile database, scan-build tree
@@ -136,6 +137,14 @@ if [ $scan = 1 ]; then
 		rc=1
 	fi
 	echo "lint: scan-build done in $(( $(now) - t0 ))s"
+fi
+
+# --- dead code: each shipped program carries only what it calls, and
+# no function beside the shipped sources is called by none of them.
+if [ $scan = 1 ]; then
+	t0=$(now)
+	DEAD_BUILD=$LINT_BUILD/dead sh "$REPO/build-aux/deadcode.sh" || rc=1
+	echo "lint: dead-code check done in $(( $(now) - t0 ))s"
 fi
 
 if [ $rc = 0 ]; then

@@ -41,3 +41,19 @@ check-asan:
 	ASAN_BUILD=$(ASAN_BUILD) ASAN_SAN="$(ASAN_SAN)" \
 	    SCRIPT_TESTS="$(filter-out regress/host/lint.sh,$(SCRIPT_TESTS))" \
 	    sh build-aux/check-asan.sh
+
+# The dead-code check (build-aux/deadcode.sh, run by `make lint`): each
+# shipped program linked again with the linker's list of the function
+# sections no path of that program reaches, and its object list.  The
+# linker prints that list as warnings: --fatal-warnings (the relay's)
+# stays for the real link only.
+comma		:= ,
+define dead_rule
+$(BUILD)/dead/$(1): $$(call PROG_OBJ,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(call PROG_LDFLAGS,$(1)) \
+	    $$(filter-out -Wl$$(comma)--fatal-warnings,$$($(1)_LDFLAGS)) \
+	    -Wl,--print-gc-sections -o $$@ $$^ $$($(1)_LIBS) 2> $$@.gc
+	@printf '%s\n' $$^ > $$@.objs
+endef
+# (Instantiated in GNUmakefile, once every fragment has added its PROGS.)

@@ -151,16 +151,6 @@ sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_LEN])
 }
 
 void
-sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_LEN])
-{
-	struct sha256_ctx	ctx;
-
-	sha256_init(&ctx);
-	sha256_update(&ctx, data, len);
-	sha256_final(&ctx, out);
-}
-
-void
 sha256_hex(const uint8_t d[SHA256_DIGEST_LEN], char hex[SHA256_HEX_LEN + 1])
 {
 	static const char	digits[] = "0123456789abcdef";

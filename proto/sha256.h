@@ -23,7 +23,6 @@ struct sha256_ctx {
 void	sha256_init(struct sha256_ctx *);
 void	sha256_update(struct sha256_ctx *, const void *, size_t);
 void	sha256_final(struct sha256_ctx *, uint8_t [SHA256_DIGEST_LEN]);
-void	sha256(const void *, size_t, uint8_t [SHA256_DIGEST_LEN]);
 
 #define SHA256_HEX_LEN		(2 * SHA256_DIGEST_LEN)
 /* The digest as 64 lowercase hex digits and a NUL. */
