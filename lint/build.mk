@@ -19,10 +19,10 @@ opencode-pty-client_NOSAN := 1
 VALGRIND_NATIVE	:= test_sandbox test_client test_dircheck
 
 # The two daemons run where no ASAN_OPTIONS reaches them: under SAN they
-# link their sanitizer defaults (lint/sanopts.c says which and why).
+# link their sanitizer defaults (regress/asan/sanopts.c says which and why).
 ifneq ($(strip $(SAN)),)
 $(BUILD)/bin/opencode-pty-supervisor $(BUILD)/bin/opencode-pty-relay: \
-    $(BUILD)/obj/lint/sanopts.o
+    $(BUILD)/obj/regress/asan/sanopts.o
 endif
 
 ASAN_BUILD	?= build-asan

@@ -34,7 +34,6 @@
 
 #include <cmocka.h>
 
-#include "launcher/landlock.h"
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
 #include "proto/cmsgfd.h"

@@ -28,5 +28,5 @@ __ubsan_default_options(void)
 	return "halt_on_error=1:print_stacktrace=1:symbolize=0";
 }
 #else
-#error "lint/sanopts.c is for ASan builds only (make check-asan)"
+#error "regress/asan/sanopts.c is for ASan builds only (make check-asan)"
 #endif
