@@ -1,0 +1,89 @@
+#!/bin/sh
+# tables.sh: the tables the documentation restates agree with the code
+# they describe: the relay's and the client's seccomp allowlists
+# (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md)
+# and the imsg message table (docs/IMSG.md, from the table the channel
+# itself reads, printed by the test tool opty-msgtab).  Runs on the build
+# host as any user; reads only.  A table that cannot be found fails.
+set -u
+REPO=$(cd "$(dirname "$0")/../.." && pwd -P)
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$REPO/$BUILD ;; esac
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# The calls a filter allows: every SCMP_SYS(name) and ALLOW(ctx, name)
+# outside the ASan-only blocks, one per line, sorted.
+filter_calls() {
+	sed '/^#ifdef __SANITIZE_ADDRESS__/,/^#endif/d; /^#define/d' "$1" |
+	    grep -o 'SCMP_SYS([a-z0-9_]*)\|ALLOW(ctx, [a-z0-9_]*)' |
+	    sed 's/.*[(, ]\([a-z0-9_]*\))$/\1/' | LC_ALL=C sort -u
+}
+
+# The first column of the table that follows the heading matching $2 in
+# doc $1: every lower-case system call name in it, sorted.
+doc_calls() {
+	awk -v h="$2" '
+	    index($0, h) == 1 { on = 1; next }
+	    on && /^\|/ { seen = 1; print; next }
+	    on && seen { exit }' "$1" |
+	    awk -F'|' 'NR > 2 { print $2 }' |
+	    grep -o '`\?[a-z][a-z0-9_]*`\?' | tr -d '`' |
+	    grep -v '^\(only\|with\|request\|both\|without\|fd\)$' |
+	    LC_ALL=C sort -u
+}
+
+same() {	# same WHAT A-FILE B-FILE
+	if [ ! -s "$2" ] || [ ! -s "$3" ]; then
+		fail "$1: a side is empty (table or code not found)"
+	elif cmp -s "$2" "$3"; then
+		pass "$1 ($(wc -l < "$2") entries)"
+	else
+		fail "$1 differ (< code, > docs):"
+		diff "$2" "$3" | grep '^[<>]'
+	fi
+}
+
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+
+filter_calls "$REPO/relay/sandbox.c" > "$t/relay.code"
+doc_calls "$REPO/docs/SANDBOX.md" "## The allowlist" > "$t/relay.doc"
+same "relay seccomp allowlist vs docs/SANDBOX.md" "$t/relay.code" \
+    "$t/relay.doc"
+n=$(sed -n 's/^## The allowlist (\([0-9]*\) calls.*/\1/p' \
+    "$REPO/docs/SANDBOX.md")
+if [ "$n" = "$(wc -l < "$t/relay.code")" ]; then
+	pass "docs/SANDBOX.md's heading counts $n calls"
+else
+	fail "docs/SANDBOX.md's heading says ${n:-no} calls;" \
+	    "the filter allows $(wc -l < "$t/relay.code")"
+fi
+
+filter_calls "$REPO/client/sandbox.c" > "$t/client.code"
+doc_calls "$REPO/docs/CLIENT.md" "## Seccomp filter" > "$t/client.doc"
+same "client seccomp allowlist vs docs/CLIENT.md" "$t/client.code" \
+    "$t/client.doc"
+
+sed -n 's/^[[:space:]]*\(ERR_[A-Z_]*\) = \([0-9]*\),.*/\2 \1/p' \
+    "$REPO/proto/frame.h" | LC_ALL=C sort > "$t/err.code"
+sed -n 's/^| *\([0-9]*\) *| *`\(ERR_[A-Z_]*\)` *|.*/\1 \2/p' \
+    "$REPO/docs/PROTOCOL.md" | LC_ALL=C sort > "$t/err.doc"
+same "error codes vs docs/PROTOCOL.md" "$t/err.code" "$t/err.doc"
+
+if [ -x "$BUILD/tools/opty-msgtab" ]; then
+	"$BUILD/tools/opty-msgtab" | LC_ALL=C sort > "$t/imsg.code"
+	sed -n '/^| type | dir /,/^$/p' "$REPO/docs/IMSG.md" |
+	    awk -F'|' 'NR > 2 && NF > 5 {
+		t = $2; d = $3; f = $5; s = $6
+		gsub(/[` ]/, "", t); gsub(/ /, "", d); gsub(/^ +| +$/, "", s)
+		sub(/:.*/, "", f); gsub(/ /, "", f)
+		print t, d, f, s }' | LC_ALL=C sort > "$t/imsg.doc"
+	same "imsg table vs docs/IMSG.md" "$t/imsg.code" "$t/imsg.doc"
+else
+	fail "$BUILD/tools/opty-msgtab is not built (make tools)"
+fi
+
+[ $fails = 0 ] && echo "all passed" || echo "$fails failed"
+[ $fails = 0 ]
