@@ -76,10 +76,16 @@ if [ -x "$BUILD/tools/opty-msgtab" ]; then
 	"$BUILD/tools/opty-msgtab" | LC_ALL=C sort > "$t/imsg.code"
 	sed -n '/^| type | dir /,/^$/p' "$REPO/docs/IMSG.md" |
 	    awk -F'|' 'NR > 2 && NF > 5 {
-		t = $2; d = $3; f = $5; s = $6
-		gsub(/[` ]/, "", t); gsub(/ /, "", d); gsub(/^ +| +$/, "", s)
-		sub(/:.*/, "", f); gsub(/ /, "", f)
-		print t, d, f, s }' | LC_ALL=C sort > "$t/imsg.doc"
+		t = $2; d = $3; l = $4; f = $5; s = $6
+		gsub(/[` ]/, "", t); gsub(/ /, "", d); sub(/:.*/, "", f)
+		gsub(/ /, "", f); gsub(/^ +| +$/, "", s)
+		# the length: the numbers in its last brackets, else its own
+		if (match(l, /\([0-9.]+\)/))
+			l = substr(l, RSTART + 1, RLENGTH - 2)
+		else
+			sub(/^ *([0-9]+).*/, "&", l)
+		sub(/^ */, "", l); sub(/[^0-9.].*/, "", l)
+		print t "|" d "|" l "|" f "|" s }' | LC_ALL=C sort > "$t/imsg.doc"
 	same "imsg table vs docs/IMSG.md" "$t/imsg.code" "$t/imsg.doc"
 else
 	fail "$BUILD/tools/opty-msgtab is not built (make tools)"

@@ -57,3 +57,9 @@ opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
 TOOLS			+= opty-argenc
 opty-argenc_SRCS	:= regress/tools/opty-argenc.c proto/argcodec.c
 opty-argenc_LIBS	:=
+
+# The docs' tables against the code (opty-msgtab prints the imsg table).
+SCRIPT_TESTS		+= regress/host/tables.sh
+TOOLS			+= opty-msgtab
+opty-msgtab_SRCS	:= regress/tools/opty-msgtab.c proto/msgtab.c
+opty-msgtab_LIBS	:=
