@@ -53,3 +53,8 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 opty-steal_SRCS		:= regress/tools/opty-steal.c
 opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
+
+# The descriptor table a process was started with, for the Node
+# inheritance probe (regress/it/77-node-probe.sh).
+TOOLS			+= opty-fdtable
+opty-fdtable_SRCS	:= regress/tools/opty-fdtable.c
