@@ -11,7 +11,7 @@
  * Run as opty-fdtable it prints the table on stdout and exits 0.  Run
  * under the name opencode-pty-client (bind-mounted over the fixed
  * helper's path inside the disposable systemd) it writes the table to
- * FDT_DIR/helper.PID and then executes the real helper, kept at
+ * FDT_DIR/rec/helper.PID and then executes the real helper, kept at
  * FDT_REAL, with the same argv and descriptors: the real helper sees
  * exactly the table recorded.  Its own descriptors are close-on-exec.
  */
@@ -140,11 +140,11 @@ fdt_print(FILE *f)
 static int
 fdt_wrap(char *argv[])
 {
-	char	 path[sizeof(FDT_DIR) + 32];
+	char	 path[sizeof(FDT_DIR) + 48];
 	FILE	*f;
 	int	 fd;
 
-	snprintf(path, sizeof(path), "%s/helper.%ld", FDT_DIR, (long)getpid());
+	snprintf(path, sizeof(path), "%s/rec/helper.%ld", FDT_DIR, (long)getpid());
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd == -1 || (f = fdopen(fd, "w")) == NULL) {
 		fprintf(stderr, "opty-fdtable: %s: %s\n", path, strerror(errno));
