@@ -136,6 +136,16 @@ maxfd() { tr ' ' '\n' < "$1" | sed 1d | sort -n | tail -n 1; }
 	cat "$tmp/probe.out"
 	[ -s "$tmp/probe.err" ] && sed 's/^/  stderr: /' "$tmp/probe.err"
 	check "the probe passed (exit $prc)" test "$prc" = 0
+	check "it ran as a single executable application" \
+	    grep -q '; single executable application: yes$' "$tmp/probe.out"
+	got=$(sed -n 's/^node \(v[^ ]*\) .*/\1/p' "$tmp/probe.out")
+	built=$(sed -n 's/^version=//p' "$PROBE_SRC.info")
+	check "it ran Node $got, the release its base binary is ($built)" \
+	    test "$got" = "$built"
+	if [ "$(sed -n 's/^base=//p' "$PROBE_SRC.info")" = \
+	    "$(cd "$BUILD/node" && pwd -P)/node" ]; then
+		check "that is NODE_VERSION ($NODE_WANT)" test "$got" = "$NODE_WANT"
+	fi
 } > "$tmp/checks" 2>&1
 fails=$((fails + $(grep -c '^FAIL' "$tmp/checks")))
 
