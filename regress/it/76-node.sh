@@ -9,6 +9,7 @@
 . "$REPO/regress/itlib.sh"
 . "$REPO/regress/node/itnode.sh"
 
+node_install
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 
 check "Node is installed root:root 0711" \

@@ -31,12 +31,12 @@ THIEF_UNIT=opty-thief.service
 probe_cleanup() {
 	systemctl stop "$CONTROL_UNIT" "$THIEF_UNIT" 2>/dev/null
 	systemctl reset-failed "$CONTROL_UNIT" "$THIEF_UNIT" 2>/dev/null
-	itlib_cleanup
+	itnode_cleanup
 	umount "$HELPER" 2>/dev/null
 	umount "$FDT_DIR/real-client" 2>/dev/null
 	rm -rf "$FDT_DIR"
 	# The container's / is in memory: the copies go when done.
-	rm -f "$PROBE" "$FDT" "$NODE_BIN"
+	rm -f "$PROBE" "$FDT"
 }
 trap probe_cleanup EXIT
 

@@ -10,11 +10,22 @@ NODE_BIN=$NODESIM_DIR/node
 NODE_SERVICE=$REPO/regress/node/service.js
 [ -f "$BUILD/node/node" ] && [ -f "$BUILD/node/stamp" ] ||
     { echo "FAIL: $BUILD/node/node missing (make node-stage)"; exit 1; }
-install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
-    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
 NODE_WANT=$(sed -n 's/^version=\([^ ]*\).*/\1/p' "$BUILD/node/stamp")
-runuser -u byk -- test -r "$NODE_SERVICE" ||
-    { echo "FAIL: byk cannot read $NODE_SERVICE"; exit 1; }
+
+# The container's / is in memory: what a script installs goes when done.
+itnode_cleanup() {
+	itlib_cleanup
+	rm -f "$NODE_BIN"
+}
+trap 'itnode_cleanup' EXIT
+
+# node_install: Node at $NODE_BIN, as the service's binary is deployed.
+node_install() {
+	install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
+	    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
+	runuser -u byk -- test -r "$NODE_SERVICE" ||
+	    { echo "FAIL: byk cannot read $NODE_SERVICE"; exit 1; }
+}
 
 # nclient ARGS...: regress/node/service.js ARGS under the exact Node as
 # the MainPID of opencode-v2.service (user byk).  Output in $tmp/out (CR
