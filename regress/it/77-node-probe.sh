@@ -160,7 +160,7 @@ report=$BUILD/node/probe-report-systemd$sysd.txt
 	    "sha256 $(sha256sum < "$PROBE" | cut -c1-64)"
 	echo "built by regress/node/sea.sh from $(tr '\n' ' ' < "$PROBE_SRC.info")"
 	echo "helper $HELPER: sha256 $(sha256sum < "$HELPER" | cut -c1-64)"
-	echo "source $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "installed supervisor $("$LIBEXEC/opencode-pty-verify-readiness" --print-revision 2>/dev/null || echo unknown)"
 	cat "$tmp/checks"
 	if [ "$fails" = 0 ]; then echo "== RESULT: PASS"; else echo "== RESULT: FAIL ($fails)"; fi
 } > "$tmp/report"
