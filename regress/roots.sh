@@ -28,6 +28,11 @@ MIRROR=${OPTY_MIRROR:-http://deb.debian.org/debian}
 RUNTIME="systemd systemd-sysv dbus dbus-user-session libpam-systemd
 libsystemd0 libseccomp2 python3 procps util-linux bsdutils make passwd
 strace git ca-certificates"
+# Packages the suite came to need after the trees were first made: added
+# to a cached tree in place (apt-get in the tree, roots_extra) instead of
+# a rebuild of every tree.  libatomic1: the npm registry's Node binary
+# links it (regress/node/, 76-node.sh); the build trees have it already.
+EXTRA="libatomic1"
 # The release's own compiler and headers: make -Werror runs in the tree.
 BUILDPKGS="gcc libc6-dev pkg-config libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev"
@@ -147,6 +152,24 @@ roots_fixup()
 	    > "$d/etc/hosts"
 }
 
+# roots_extra NAME: EXTRA's packages in the tree, installed when missing.
+roots_extra()
+{
+	local d=$OPTY_ROOTS/$1 p missing=
+	for p in $EXTRA; do
+		chroot "$d" dpkg-query -W -f '${Status}' "$p" 2>/dev/null |
+		    grep -q ' installed$' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	roots_log "$1: adding$missing"
+	chroot "$d" sh -ec "
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get -qq update
+		apt-get -q -y --no-install-recommends install $missing |
+		    tail -n 1
+		apt-get clean" >&2 || { roots_log "$1: cannot add$missing"; return 1; }
+}
+
 roots_ensure()
 {
 	local n t0
@@ -159,6 +182,7 @@ roots_ensure()
 			roots_log "$n: built in $(( $(date +%s) - t0 )) s"
 		fi
 		roots_fixup "$n" || return 1
+		roots_extra "$n" || return 1
 	done
 }
 

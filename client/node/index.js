@@ -17,6 +17,7 @@ const codec = require('./codec.js');
 const SOCKET_PATH = '/run/opencode-pty/supervisor.sock';
 const HELPER_PATH = '/usr/local/libexec/opencode-pty-client';
 const STDERR_MAX = 4096;
+const HELPER_GRACE_MS = 500;	// see _helperDone
 
 // An error frame from the supervisor: name and code of PROTOCOL.md.
 class SupervisorError extends Error {
@@ -135,6 +136,8 @@ class Pty {
 		this._ended = false;
 		this._exitInfo = null;
 		this._stderr = '';
+		this._helperError = null;	// reported unless a refusal comes
+		this._graceTimer = undefined;
 		this._helperPath = o.helperPath || HELPER_PATH;
 		this._args = helperArgs(argv, o);
 		// Throws on a missing or unreadable directory: nothing is open yet.
@@ -193,11 +196,25 @@ class Pty {
 		child.on('close', (status, sig) => this._helperDone(status, sig));
 	}
 
+	/*
+	 * A helper whose send failed because the supervisor had already
+	 * refused the connection (ERR_BUSY, say) leaves that error frame and
+	 * the end in the socket's buffer, though its exit may be seen here
+	 * first: the refusal is the answer, so the connection gets a moment
+	 * to deliver it before the helper's failure is reported.
+	 */
 	_helperDone(status, sig) {
 		if (status !== 0) {
 			const why = sig ? `killed by ${sig}` : `exit ${status}`;
-			this._fail(new PtyError('EHELPER', `helper failed (${why}): ` +
-			    this._stderr.trim(), { status, signal: sig }));
+			const err = new PtyError('EHELPER', `helper failed (${why}): ` +
+			    this._stderr.trim(), { status, signal: sig });
+			if (this._ended || this._sock.destroyed) {
+				this._fail(err);
+				return;
+			}
+			this._helperError = err;
+			this._graceTimer = setTimeout(() => this._fail(err),
+			    HELPER_GRACE_MS);
 			return;
 		}
 		this._started = true;
@@ -287,6 +304,7 @@ class Pty {
 	_finish(ev) {
 		if (this._ended)
 			return;
+		clearTimeout(this._graceTimer);
 		this._flushDecoder();
 		this._ended = true;
 		this._exitInfo = ev;
@@ -315,12 +333,12 @@ class Pty {
 			if (this._paused)
 				return;
 		}
-		this._fail(new PtyError('EEOF',
+		this._fail(this._helperError || new PtyError('EEOF',
 		    'connection closed without an exit or error frame'));
 	}
 
 	_onSocketError(e) {
-		this._fail(new PtyError(e.code || 'ESOCKET',
+		this._fail(this._helperError || new PtyError(e.code || 'ESOCKET',
 		    `supervisor socket: ${e.message}`, { cause: e }));
 	}
 

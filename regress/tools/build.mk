@@ -63,3 +63,8 @@ SCRIPT_TESTS		+= regress/host/tables.sh
 TOOLS			+= opty-msgtab
 opty-msgtab_SRCS	:= regress/tools/opty-msgtab.c proto/msgtab.c
 opty-msgtab_LIBS	:=
+
+# The descriptor table a process was started with, for the Node
+# inheritance probe (regress/it/77-node-probe.sh).
+TOOLS			+= opty-fdtable
+opty-fdtable_SRCS	:= regress/tools/opty-fdtable.c

@@ -277,6 +277,35 @@ test('the helper refusing is an EHELPER error with its reason', TMO,
 	s.close();
 });
 
+/*
+ * The supervisor refuses (ERR_BUSY) while the helper fails to send:
+ * here the helper (a script) exits 1 first and the refusal comes only
+ * after it is gone, so its exit is seen before the frame.  The refusal
+ * is the answer, not the helper's failure.
+ */
+test('a refusal after the helper failed is the error reported', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const helper = path.join(s.dir, 'failing-helper');
+	fs.writeFileSync(helper, '#!/bin/sh\necho "opencode-pty-client: ' +
+	    'send: Broken pipe" >&2\n: > "$0-done"\nexit 1\n', { mode: 0o755 });
+	const p = pty.spawn(['ls'], { cwd: s.dir, socketPath: s.sockPath,
+	    helperPath: helper });
+	s.ptys.push(p);
+	const ex = exited(p);
+	await s.until(() => s.conn);
+	while (!fs.existsSync(`${helper}-done`))
+		await new Promise((r) => setTimeout(r, 5));
+	await new Promise((r) => setTimeout(r, 50));
+	s.send({ type: T.ERROR, code: codec.ERRORS.ERR_BUSY, text: 'busy' });
+	s.conn.end();
+	const ev = await ex;
+	assert.equal(ev.error.name, 'ERR_BUSY');
+	assert.equal(ev.error.code, 3);
+	s.close();
+});
+
 test('bad options throw before anything is opened', () => {
 	const o = { cwd: os.tmpdir(), socketPath: '/nonexistent' };
 	assert.throws(() => pty.spawn([], o), TypeError);

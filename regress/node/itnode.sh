@@ -1,0 +1,58 @@
+# itnode.sh: shell functions for the integration scripts that run a real
+# Node service (test only; sourced after regress/itlib.sh, inside the
+# disposable systemd, as root).  The exact Node release is
+# $BUILD/node/node (regress/node/stage.sh put it there on the host); it
+# is installed the way the Node service's binary is deployed, root-owned
+# and executable but not readable by byk (0711), so that the service's
+# MainPID is non-dumpable as the supervisor requires.
+
+NODE_BIN=$NODESIM_DIR/node
+NODE_SERVICE=$REPO/regress/node/service.js
+[ -f "$BUILD/node/node" ] && [ -f "$BUILD/node/stamp" ] ||
+    { echo "FAIL: $BUILD/node/node missing (make node-stage)"; exit 1; }
+NODE_WANT=$(sed -n 's/^version=\([^ ]*\).*/\1/p' "$BUILD/node/stamp")
+
+# The container's / is in memory: what a script installs goes when done.
+itnode_cleanup() {
+	itlib_cleanup
+	rm -f "$NODE_BIN"
+}
+trap 'itnode_cleanup' EXIT
+
+# node_install: Node at $NODE_BIN, as the service's binary is deployed.
+node_install() {
+	install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
+	    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
+	runuser -u byk -- test -r "$NODE_SERVICE" ||
+	    { echo "FAIL: byk cannot read $NODE_SERVICE"; exit 1; }
+}
+
+# nclient ARGS...: regress/node/service.js ARGS under the exact Node as
+# the MainPID of opencode-v2.service (user byk).  Output in $tmp/out (CR
+# removed), every result line in $tmp/results, the last in $tmp/last.
+nclient() {
+	n=$#
+	for a; do sd_escape "$a"; set -- "$@" "$r"; done
+	shift "$n"
+	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
+	    -p Type=exec -p User=byk -p Group=byk -- \
+	    "$NODE_BIN" "$NODE_SERVICE" --cwd "$WORK" "$@" \
+	    > "$tmp/out.raw" 2> "$tmp/err" < /dev/null
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	grep '^node-service:' "$tmp/err" > "$tmp/results"
+	tail -n 1 "$tmp/results" > "$tmp/last"
+}
+
+# nexpect LINE WHAT: the last session's result line is exactly LINE.
+nexpect() {
+	if [ "$(cat "$tmp/last")" = "node-service: $1" ]; then
+		pass "$2"
+	else
+		fail "$2 (rc $rc: $(cat "$tmp/last"); stderr: $(head -c 400 "$tmp/err"))"
+	fi
+}
+
+# rss_kib PID: resident set size in KiB.
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
