@@ -25,7 +25,7 @@ NODE_VERSION=${NODE_VERSION:-26.4.0}
 CACHE=${OPTY_NODEPTY_CACHE:-/var/cache/opencode-pty/node-pty}
 NPM_CACHE=${OPTY_NPM_CACHE:-/var/cache/opencode-pty/npm}
 here=$(dirname "$0")
-NPMPKG_WHO=node-pty.sh
+NPMPKG_WHO='node-pty.sh'
 . "$here/npmpkg.sh"
 
 npmpkg_version "$VERSION"
