@@ -11,4 +11,4 @@ NODEPTY_VERSION		?= 1.1.0
 NPM_VERSION		?= 12.2.2
 export NODE_VERSION BUN_VERSION NODEPTY_VERSION NPM_VERSION
 
-SCRIPT_TESTS		+= regress/host/node-unit.sh
+SCRIPT_TESTS		+= regress/host/npmpkg.sh regress/host/node-unit.sh
