@@ -89,7 +89,7 @@ check "$NPMPKG_TMP/package" ||
     npmpkg_die "node-pty@$VERSION does not run under Node $NODE_VERSION"
 printf 'package=node-pty\nversion=%s\nnode=%s\nnpm=%s\n' "$VERSION" \
     "$NODE_VERSION" "$NPM_VERSION" > "$NPMPKG_TMP/$NPMPKG_STAMP"
-rm -rf "$dir" && mv "$NPMPKG_TMP/package" "$dir" &&
-    mv "$NPMPKG_TMP/$NPMPKG_STAMP" "$dir/" &&
-    chmod -R a+rX "$dir" || npmpkg_die "cannot install into $dir"
+mv "$NPMPKG_TMP/$NPMPKG_STAMP" "$NPMPKG_TMP/package/" &&
+    chmod -R a+rX "$NPMPKG_TMP/package" || npmpkg_die "cannot write"
+npmpkg_place "$NPMPKG_TMP/package" "$dir"
 echo "$dir/node_modules/node-pty"

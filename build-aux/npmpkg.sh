@@ -14,6 +14,7 @@
 #					writes the stamp $NPMPKG_TMP/$NPMPKG_STAMP
 #	npmpkg_install DIR NAME...	moves $NPMPKG_TMP/NAME... and the
 #					stamp into a new DIR, replacing it
+#	npmpkg_place NEW DIR		NEW (with its stamp) becomes DIR
 #	npmpkg_stamp DIR PKG VERSION	true if DIR was installed from
 #					PKG@VERSION by npmpkg_install
 REGISTRY=${OPTY_NPM_REGISTRY:-https://registry.npmjs.org}
@@ -91,8 +92,17 @@ npmpkg_install()
 		mv "$NPMPKG_TMP/$m" "$NPMPKG_TMP/new/" ||
 		    npmpkg_die "cannot install into $dest"
 	done
-	chmod 0755 "$NPMPKG_TMP/new" && rm -rf "$dest" &&
-	    mv "$NPMPKG_TMP/new" "$dest" || npmpkg_die "cannot install into $dest"
+	chmod 0755 "$NPMPKG_TMP/new" && npmpkg_place "$NPMPKG_TMP/new" "$dest"
+}
+
+# npmpkg_place NEW DEST: NEW becomes DEST.  Another fetch of the same
+# version may have placed DEST in between (mv -T then fails rather than
+# moving NEW inside it): its copy, with the same stamp, is as good.
+npmpkg_place()
+{
+	rm -rf "$2" && mv -T "$1" "$2" 2>/dev/null && return 0
+	[ -f "$2/$NPMPKG_STAMP" ] && cmp -s "$1/$NPMPKG_STAMP" "$2/$NPMPKG_STAMP" ||
+	    npmpkg_die "cannot install into $2"
 }
 
 npmpkg_stamp()
