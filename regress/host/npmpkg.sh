@@ -40,7 +40,7 @@ meta 1.0.3 "sha512-$sri" "file://$tmp/elsewhere/p-1.0.0.tgz"
 
 # get VERSION: fetch p@VERSION into $tmp/cache/VERSION as node.sh does.
 get() {
-	( OPTY_NPM_REGISTRY=file://$reg NPMPKG_WHO=test
+	( OPTY_NPM_REGISTRY=file://$reg NPMPKG_WHO='test'
 	  . "$top/build-aux/npmpkg.sh"
 	  npmpkg_version "$1"
 	  npmpkg_tmp "$tmp/cache"
@@ -51,7 +51,7 @@ get() {
 out=$(get 1.0.0) || bad "a good package was refused: $out"
 [ "$(sh "$tmp/cache/1.0.0/package/bin/tool")" = hello ] ||
     bad "the good package was not unpacked"
-( NPMPKG_WHO=test; . "$top/build-aux/npmpkg.sh"
+( NPMPKG_WHO='test'; . "$top/build-aux/npmpkg.sh"
   npmpkg_stamp "$tmp/cache/1.0.0" p 1.0.0 ) || bad "no stamp for p@1.0.0"
 # want VERSION TEXT: p@VERSION refused with TEXT, nothing installed.
 want() {
