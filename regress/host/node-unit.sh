@@ -31,8 +31,11 @@ only012()
 	exec "$@"' node-unit "$@"
 }
 
+rc=0
 echo "node-unit: node $("$node" --version) ($node)"
 only012 "$node" --test --test-reporter=spec --test-timeout=60000 \
-    client/node/test/*.test.js || exit 1
+    client/node/test/*.test.js || { echo "node-unit: FAIL under Node"; rc=1; }
 echo "node-unit: bun $("$bun" --version) ($bun)"
-only012 "$bun" test --timeout 60000 client/node/test/*.test.js
+only012 "$bun" test --timeout 60000 client/node/test/*.test.js ||
+    { echo "node-unit: FAIL under Bun"; rc=1; }
+exit $rc
