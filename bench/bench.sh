@@ -10,6 +10,8 @@
 #	BENCH_LAT_BLOCK=20
 #	BENCH_LOAD_N=50 BENCH_LOAD_SETTLE_MS=1000 BENCH_TAIL_N=1000
 #	BENCH_WINDOW=5	(see inner.sh)
+#	BENCH_ONLY=node	(make bench-node: the Node comparison alone,
+#			bench/nodebench.sh; docs/BENCHMARKS.md untouched)
 
 . "$(cd "$(dirname "$0")/.." && pwd -P)/regress/harness.sh"
 # harness.sh finds itself from $0, which is this script.
@@ -20,6 +22,11 @@ OUT=$BUILD/bench
 rm -rf "$OUT"
 mkdir -p "$OUT" || exit 1
 chmod 0755 "$OUT"
+
+# The Node comparison's Node and node-pty, made here: the container has
+# no network (build-aux/node.sh, node-pty.sh; cached after the first).
+NODE_BIN=$(sh build-aux/node.sh "${NODE_VERSION:-26.4.0}") || exit 1
+NODEPTY_DIR=$(sh build-aux/node-pty.sh) || exit 1
 
 harness_trap
 harness_start || exit 1
@@ -32,6 +39,8 @@ harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" OUT="$OUT" \
     BENCH_LOAD_N="${BENCH_LOAD_N:-}" BENCH_TAIL_N="${BENCH_TAIL_N:-}" \
     BENCH_WINDOW="${BENCH_WINDOW:-}" \
     BENCH_LOAD_SETTLE_MS="${BENCH_LOAD_SETTLE_MS:-}" \
+    BENCH_ONLY="${BENCH_ONLY:-}" NODE_BIN="$NODE_BIN" \
+    NODEPTY_DIR="$NODEPTY_DIR" \
     timeout -k 5 3600 /bin/sh bench/inner.sh
 rc=$?
 t1=$(date +%s)
@@ -39,6 +48,15 @@ harness_stop || echo "bench: the harness left something behind" >&2
 if [ $rc != 0 ]; then
 	echo "bench: the benchmark driver failed (exit $rc)" >&2
 	exit 1
+fi
+if [ "${BENCH_ONLY:-}" = node ]; then
+	# Not a full run: the table is printed, docs/BENCHMARKS.md is left
+	# alone.
+	sh bench/report-node.sh "$OUT" > "$OUT/results.md" || exit 1
+	echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)" \
+	    "(make bench-node)." >> "$OUT/results.md"
+	cat "$OUT/results.md"
+	exit 0
 fi
 sh bench/report.sh "$OUT" > "$OUT/results.md" || exit 1
 echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)." >> "$OUT/results.md"

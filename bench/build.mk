@@ -32,6 +32,11 @@ $(BENCH_OLD_STAMP):
 	$(MAKE) -C $(BENCH_OLD)/src BUILD=$(BENCH_OLD) all
 	touch $@
 
-.PHONY: bench
+.PHONY: bench bench-node
 bench: all tools $(BENCH_OLD_STAMP)
 	sh bench/bench.sh
+
+# The Node comparison alone (node-pty vs client/node through the
+# supervisor, bench/nodebench.sh), without the previous build.
+bench-node: all tools
+	BENCH_ONLY=node sh bench/bench.sh

@@ -25,6 +25,18 @@ SDRUN="/usr/bin/systemd-run --quiet -p User=byk -p Group=byk
 
 log() { echo "bench: $*" >&2; }
 
+# BENCH_ONLY=node (make bench-node): the Node comparison alone.
+if [ "${BENCH_ONLY:-}" = node ]; then
+	sup_start || { log "supervisor did not start"; exit 1; }
+	echo "CONF runs=$RUNS tput_mib=$TPUT_MIB" > "$OUT/env.txt"
+	echo "NPROC $(nproc)" >> "$OUT/env.txt"
+	echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
+	. "$REPO/bench/nodebench.sh"
+	sup_stop
+	log "done"
+	exit 0
+fi
+
 # The bench client installed as the deployment installs the Node
 # service (root-owned, 0711: it runs non-dumpable, which the supervisor
 # requires of the client's MainPID), beside itlib.sh's $NODESIM.
@@ -148,6 +160,8 @@ while [ $r -lt "$RUNS" ]; do
 	    sed "s/^X /sdpty $r /" >> "$OUT/tput.txt"
 	r=$((r + 1))
 done
+
+. "$REPO/bench/nodebench.sh"
 
 log "input throughput: $RUNS x 4 paths, ${IN_MIB} MiB in raw mode"
 r=0

@@ -229,6 +229,9 @@ echo "CPU per MB relayed (parent + relay utime+stime from /proc, ms per" \
     "max $(echo "$3" | f2) over $4 runs."
 
 echo
+sh "$(dirname "$0")/report-node.sh" "$OUT"
+
+echo
 echo "### Input throughput (MB/s, ${IN_MIB} MiB, raw mode, first byte to done marker)"
 echo
 echo "| path | min | median | max | runs |"

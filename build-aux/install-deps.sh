@@ -4,14 +4,15 @@
 # missing, and `apt-get update` only then.  Node itself is not a Debian
 # package here: build-aux/node.sh fetches the exact release (npm
 # registry binary package) with curl; libatomic1 and libstdc++6 are
-# what that binary links against.
+# what that binary links against.  python3 and g++ are node-gyp's, for
+# make bench's node-pty (build-aux/node-pty.sh).
 set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
-valgrind curl ca-certificates libatomic1 libstdc++6"
+valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++"
 
 missing=""
 for p in $PKGS; do
