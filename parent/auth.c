@@ -8,7 +8,8 @@
  * arrived, followed by the same checks.  So no unit is asked for before
  * systemd was read, the peer found alive and systemd read again, as the
  * seed's authenticate() does.  The reads do not block the parent: other
- * sessions are served while systemd answers.
+ * sessions are served while systemd answers.  Each check ends in one
+ * PEV_AUTH_DONE event for session.c, with 0 or the refusal's code.
  *
  * systemd is asked only about peers that kernel facts leave possible:
  * the session user's uid, and the client service's cgroup when it
@@ -267,7 +268,7 @@ auth_finish(struct session *s, int code)
 			close(s->pidfd);
 		s->pidfd = -1;
 	}
-	session_authed(s, code);
+	parent_session_event(s, PEV_AUTH_DONE, NULL, code);
 	auth_next();
 }
 
@@ -352,7 +353,7 @@ auth_read_done(struct dbusd_req *req, void *arg)
 }
 
 /*
- * Starts admitting the connection; session_authed() gets the result,
+ * Starts admitting the connection; PEV_AUTH_DONE tells the result,
  * from here for a refusal on kernel facts, otherwise once systemd has
  * answered.  The connection is closed once its facts are taken: the
  * relay's copy is the only one, so the client sees its end as soon as
@@ -382,7 +383,7 @@ auth_begin(struct session *s, int conn)
 	auth_next();
 }
 
-/* The start's check of the admitted client; session_authed() follows. */
+/* The start's check of the admitted client; PEV_AUTH_DONE follows. */
 void
 auth_revalidate(struct session *s)
 {
