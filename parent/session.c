@@ -1,19 +1,13 @@
 /*
  * session.c: the life of a session in the root parent (root), as one
  * table: state x event -> action, next state.  The relay's requests
- * (dispatch.c, after proto/msgtab.c has checked them) and the news of
- * the steps this file starts (auth.c, start.c, watch.c) arrive as
- * events through parent_session_event(); only this file assigns a
- * session's state and only it answers the relay about a session.
- * The relay's messages are the ones msgtab.c allows in each state, and
- * each of them has a row below in every such state.
- *
- * The relay waits for the answer to AUTH_REQ (it may send nothing else
- * for the session meanwhile); a CLOSE_REQ may cross any later answer.
- * A slot in AUTH is not a session: OPTY_MAX_SESSIONS counts the slots
- * past admission, and the parent holds the relay to that cap.  A slot
- * is given back to the relay (CLOSED) only after systemd says the unit
- * no longer exists.
+ * (dispatch.c, once proto/msgtab.c has checked them) and the news of
+ * the steps started here (auth.c, start.c, watch.c) arrive as events
+ * through parent_session_event(); only this file assigns a session's
+ * state and answers the relay about a session.  Each relay request has
+ * a row in every state msgtab.c allows it in.  A slot in AUTH is not a
+ * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
+ * given back to the relay (CLOSED) only once its unit is gone.
  */
 #include <string.h>
 #include <unistd.h>
@@ -41,12 +35,11 @@ struct session_row {
 	enum sess_state		 alt;
 };
 
-/* A message the relay waits for, or reads once it is free. */
+/* A relay that cannot take a message is as broken as one that lies. */
 static void
 session_send(struct session *s, uint32_t type, int fd, const void *data,
     size_t len)
 {
-	/* A relay that cannot take a message is as broken as one that lies. */
 	if (imsg_send(parent->relay_fd, type, s->sid, fd, data, len) == -1)
 		fatal("send %s to relay", imsg_type_name(type));
 	log_debug("session %u: sent %s", s->sid, imsg_type_name(type));
@@ -62,6 +55,7 @@ session_send_code(struct session *s, uint32_t type, int code)
 	session_send(s, type, -1, &c, sizeof(c));
 }
 
+/* The transition running keeps going on the emptied slot. */
 static void
 session_clear(struct session *s, uint32_t sid, struct event *timer,
     int in_event)
@@ -187,8 +181,7 @@ act_start_send(struct session *s, struct imsg *m, int code)
 static int
 act_start_failed(struct session *s, struct imsg *m, int code)
 {
-	(void)m;
-	(void)code;
+	(void)m, (void)code;
 	session_start_refused(s, ERR_START);
 	return GO_NEXT;
 }
@@ -197,8 +190,7 @@ act_start_failed(struct session *s, struct imsg *m, int code)
 static int
 act_unit_up(struct session *s, struct imsg *m, int code)
 {
-	(void)m;
-	(void)code;
+	(void)m, (void)code;
 	watch_follow(s);
 	return GO_NEXT;
 }
@@ -210,8 +202,7 @@ act_unit_up(struct session *s, struct imsg *m, int code)
 static int
 act_start_ok(struct session *s, struct imsg *m, int code)
 {
-	(void)m;
-	(void)code;
+	(void)m, (void)code;
 	if (s->relay_end == -1)
 		return GO_ALT;
 	session_send(s, IMSG_START_OK, s->relay_end, NULL, 0);
@@ -231,8 +222,7 @@ act_report_exit(struct session *s, struct imsg *m, int code)
 {
 	struct imsg_exit	 ex;
 
-	(void)m;
-	(void)code;
+	(void)m, (void)code;
 	if (s->relay_end != -1) {
 		close(s->relay_end);
 		s->relay_end = -1;
@@ -257,8 +247,7 @@ act_signal(struct session *s, struct imsg *m, int code)
 static int
 act_closed(struct session *s, struct imsg *m, int code)
 {
-	(void)m;
-	(void)code;
+	(void)m, (void)code;
 	session_send(s, IMSG_CLOSED, -1, NULL, 0);
 	if (s->argc != 0)
 		journal_session(s);
@@ -296,29 +285,31 @@ act_close(struct session *s, struct imsg *m, int code)
  * a row changes nothing in that state (a start job ending after the
  * close, the unit going away after the exit was told).
  */
+#define ROW(st, ev, act, next, alt) \
+	{ SS_ ## st, PEV_ ## ev, act, SS_ ## next, SS_ ## alt }
+
 static const struct session_row session_table[] = {
-	{ SS_FREE, PEV_AUTH_REQ, act_admit_begin, SS_AUTH, SS_AUTH },
-	{ SS_AUTH, PEV_AUTH_DONE, act_admit_end, SS_ADMITTED, SS_FREE },
-	{ SS_ADMITTED, PEV_START_REQ, act_start_begin, SS_STARTING,
-	    SS_STARTING },
-	{ SS_ADMITTED, PEV_CLOSE_REQ, act_close, SS_CLOSING, SS_FREE },
-	{ SS_STARTING, PEV_AUTH_DONE, act_start_send, SS_STARTING, SS_ENDED },
-	{ SS_STARTING, PEV_START_FAILED, act_start_failed, SS_ENDED,
-	    SS_ENDED },
-	{ SS_STARTING, PEV_UNIT_UP, act_unit_up, SS_STARTING, SS_STARTING },
-	{ SS_STARTING, PEV_JOB_DONE, act_start_ok, SS_RUNNING, SS_STARTING },
-	{ SS_STARTING, PEV_GONE, act_report_exit, SS_ENDED, SS_ENDED },
-	{ SS_STARTING, PEV_CLOSE_REQ, act_close, SS_CLOSING, SS_FREE },
-	{ SS_RUNNING, PEV_SIGNAL_REQ, act_signal, SS_RUNNING, SS_RUNNING },
-	{ SS_RUNNING, PEV_EXITED, act_report_exit, SS_ENDED, SS_ENDED },
-	{ SS_RUNNING, PEV_GONE, act_report_exit, SS_ENDED, SS_ENDED },
-	{ SS_RUNNING, PEV_CLOSE_REQ, act_close, SS_CLOSING, SS_FREE },
+	/* state	event		action		   next, alternative */
+	ROW(FREE,	AUTH_REQ,	act_admit_begin,   AUTH, AUTH),
+	ROW(AUTH,	AUTH_DONE,	act_admit_end,	   ADMITTED, FREE),
+	ROW(ADMITTED,	START_REQ,	act_start_begin,   STARTING, STARTING),
+	ROW(ADMITTED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(STARTING,	AUTH_DONE,	act_start_send,	   STARTING, ENDED),
+	ROW(STARTING,	START_FAILED,	act_start_failed,  ENDED, ENDED),
+	ROW(STARTING,	UNIT_UP,	act_unit_up,	   STARTING, STARTING),
+	ROW(STARTING,	JOB_DONE,	act_start_ok,	   RUNNING, STARTING),
+	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),
+	ROW(STARTING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(RUNNING,	SIGNAL_REQ,	act_signal,	   RUNNING, RUNNING),
+	ROW(RUNNING,	EXITED,		act_report_exit,   ENDED, ENDED),
+	ROW(RUNNING,	GONE,		act_report_exit,   ENDED, ENDED),
+	ROW(RUNNING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
 	/* A signal that crossed the exit report: checked, then dropped. */
-	{ SS_ENDED, PEV_SIGNAL_REQ, act_signal, SS_ENDED, SS_ENDED },
-	{ SS_ENDED, PEV_CLOSE_REQ, act_close, SS_CLOSING, SS_FREE },
-	{ SS_CLOSING, PEV_UNIT_UP, act_unit_up, SS_CLOSING, SS_CLOSING },
-	{ SS_CLOSING, PEV_START_FAILED, act_closed, SS_FREE, SS_FREE },
-	{ SS_CLOSING, PEV_GONE, act_closed, SS_FREE, SS_FREE },
+	ROW(ENDED,	SIGNAL_REQ,	act_signal,	   ENDED, ENDED),
+	ROW(ENDED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(CLOSING,	UNIT_UP,	act_unit_up,	   CLOSING, CLOSING),
+	ROW(CLOSING,	START_FAILED,	act_closed,	   FREE, FREE),
+	ROW(CLOSING,	GONE,		act_closed,	   FREE, FREE),
 };
 
 /* One transition; -1 if the table has no row for it. */

@@ -1,17 +1,15 @@
 /*
- * session.h: one session of the root parent, owned by parent/session.c
- * (root).  Its state is the relay channel's enum sess_state
- * (proto/imsg.h), so the state the message table checks is the one
- * the transition table moves; only session.c assigns it.  The other
- * files keep the fields of their own step and tell session.c what
- * happened through parent_session_event() alone.
+ * session.h: a session of the root parent, owned by parent/session.c
+ * (root).  Its one state is the channel's enum sess_state (proto/imsg.h),
+ * so the state proto/msgtab.c checks is the state the table moves, and
+ * only session.c assigns it.  The files session.c calls keep their own
+ * fields below and tell it what happened by parent_session_event() only.
  */
 #ifndef OPTY_PARENT_SESSION_H
 #define OPTY_PARENT_SESSION_H
 
 #include <sys/types.h>
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "proto/imsg.h"
@@ -19,7 +17,7 @@
 
 struct event;
 
-/* What may happen to a session: the columns of session.c's table. */
+/* The columns of session.c's table: what may happen to a session. */
 enum parent_session_ev {
 	PEV_NONE = 0,
 	PEV_AUTH_REQ,		/* relay: a connection to admit */
@@ -36,10 +34,9 @@ enum parent_session_ev {
 
 struct session {
 	uint32_t		 sid;
-	enum sess_state		 state;		/* session.c only */
-	/* session.c: events posted while a transition runs wait here. */
-	int			 in_event;
-	enum parent_session_ev	 ev_pending;
+	enum sess_state		 state;
+	int			 in_event;	/* a transition runs */
+	enum parent_session_ev	 ev_pending;	/* posted meanwhile, waits */
 	int			 ev_code;
 	int			 relay_end;	/* PTY master for the relay */
 	pid_t			 client_pid;
@@ -47,41 +44,34 @@ struct session {
 	char			 unit[64];
 	char			 job[128];
 	struct dbusd_req	*req;		/* the request to PID 1 in flight */
-
 	/*
-	 * The unit's own progress (start.c, watch.c).  A close may cross
-	 * any of it, so it is not the session's state: a CLOSING session
-	 * still has to see its start call answered, its start job end,
-	 * its main process reaped and its unit gone.
+	 * The unit's progress (start.c, watch.c): not the session's state,
+	 * since a close may cross any of it and a CLOSING session still
+	 * waits for its start's answer, its job, its exit and its end.
 	 */
 	int			 unit_made;	/* a unit of that name may exist */
 	int			 start_job;	/* its start job still runs */
 	int			 exited;	/* main exit recorded in result */
 	int			 stopping;	/* stop or reset requested */
-	int			 stop_late;	/* the late stop was logged */
-	int			 recheck;	/* state wanted again meanwhile */
+	int			 stop_late;	/* the overdue stop was logged */
+	int			 recheck;	/* a read asked for meanwhile */
 	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
 	struct unit_state	 result;	/* read once the main exited */
 	struct event		*timer;		/* the next state read */
-
-	/* start.c: built before the re-check, sent after it. */
+	/* start.c: the call built at START_REQ, sent after the re-check. */
 	struct dbusd_req	*start_call;
 	int			 start_code;	/* directory check, told after auth */
-
-	/* auth.c: the identity checks. */
+	/* auth.c */
 	int			 pidfd;		/* the admitted peer's */
-	int			 auth_round;	/* which identity read is in flight */
 	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
 	int			 auth_counted;	/* holds an admission read */
 	pid_t			 auth_pid;	/* the peer being authenticated */
 	struct client_ident	 auth_id;	/* its admission read */
-
 	/* signal.c: one KillUnit in flight, the rest queued. */
 	struct dbusd_req	*kill_req;
 	uint8_t			 sigq[8];
 	size_t			 sigq_n;
-
-	/* journal.c: the session's record. */
+	/* journal.c */
 	uint32_t		 runtime;
 	uint32_t		 argc;
 	char			 argv_hash[65];
