@@ -64,7 +64,7 @@ void	auth_begin(struct session *, int);
 void	auth_revalidate(struct session *);
 void	auth_drop(struct session *);
 
-/* start.c: the call's answer is PEV_UNIT_UP or PEV_START_FAILED. */
+/* start.c: a failed call is PEV_START_FAILED. */
 void	start_prepare(struct session *, struct imsg *);
 int	start_send(struct session *, int);
 

@@ -186,15 +186,6 @@ act_start_failed(struct session *s, struct imsg *m, int code)
 	return GO_NEXT;
 }
 
-/* UNIT_UP: the unit is followed to its end, whatever the relay does. */
-static int
-act_unit_up(struct session *s, struct imsg *m, int code)
-{
-	(void)m, (void)code;
-	watch_follow(s);
-	return GO_NEXT;
-}
-
 /*
  * STARTING, JOB_DONE: the master goes to the relay once the start job
  * is over (watch.c says why not earlier).
@@ -296,7 +287,6 @@ static const struct session_row session_table[] = {
 	ROW(ADMITTED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
 	ROW(STARTING,	AUTH_DONE,	act_start_send,	   STARTING, ENDED),
 	ROW(STARTING,	START_FAILED,	act_start_failed,  ENDED, ENDED),
-	ROW(STARTING,	UNIT_UP,	act_unit_up,	   STARTING, STARTING),
 	ROW(STARTING,	JOB_DONE,	act_start_ok,	   RUNNING, STARTING),
 	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),
 	ROW(STARTING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
@@ -307,7 +297,6 @@ static const struct session_row session_table[] = {
 	/* A signal that crossed the exit report: checked, then dropped. */
 	ROW(ENDED,	SIGNAL_REQ,	act_signal,	   ENDED, ENDED),
 	ROW(ENDED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
-	ROW(CLOSING,	UNIT_UP,	act_unit_up,	   CLOSING, CLOSING),
 	ROW(CLOSING,	START_FAILED,	act_closed,	   FREE, FREE),
 	ROW(CLOSING,	GONE,		act_closed,	   FREE, FREE),
 };

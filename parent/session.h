@@ -25,7 +25,6 @@ enum parent_session_ev {
 	PEV_CLOSE_REQ,		/* relay: the client is gone */
 	PEV_SIGNAL_REQ,		/* relay: a signal for the command */
 	PEV_AUTH_DONE,		/* auth.c: an identity check ended (code) */
-	PEV_UNIT_UP,		/* start.c: StartTransientUnit accepted */
 	PEV_START_FAILED,	/* start.c: StartTransientUnit failed */
 	PEV_JOB_DONE,		/* watch.c: the unit's start job ended */
 	PEV_EXITED,		/* watch.c: main process reaped, unit quiet */

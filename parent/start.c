@@ -82,7 +82,7 @@ start_drop(struct session *s)
 	s->relay_end = -1;
 }
 
-/* PID 1's answer to the call: session.c hears of it as an event. */
+/* PID 1's answer to the call; only its failure is news for session.c. */
 static void
 start_done(struct dbusd_req *req, void *arg)
 {
@@ -105,7 +105,8 @@ start_done(struct dbusd_req *req, void *arg)
 	s->started_usec = now_usec();
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
 	    s->unit, (long)s->client_pid);
-	parent_session_event(s, PEV_UNIT_UP, NULL, 0);
+	/* Followed to its end whatever the session's state (a close). */
+	watch_follow(s);
 }
 
 /*

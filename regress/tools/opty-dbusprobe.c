@@ -45,6 +45,7 @@ struct probe {
 	struct event_base	*base;
 	struct dbusd		*d;
 	const char		*unit;
+	char			 name[64];	/* start-launcher's unit */
 	char			 job[128];
 	struct event		*ev_poll, *ev_stream;
 	int			 stream;
@@ -273,7 +274,6 @@ cmd_start(struct probe *p, int argc, char **argv)
 	struct unit_spec	 spec;
 	struct dbusd_req	*req;
 	struct timeval		 tv = { 0, 100000 };
-	char			 name[64];
 	const char		*input, *rt;
 	char			*end;
 	unsigned long		 rts;
@@ -299,11 +299,11 @@ cmd_start(struct probe *p, int argc, char **argv)
 	ps.tty_gid = pty_check();
 	if ((sp[0] = pty_open(&ps, &sp[1], &what)) == -1)
 		fatal("terminal: %s", what);
-	if ((r = unit_name_new(name)) < 0)
+	if ((r = unit_name_new(p->name)) < 0)
 		fatalx("unit_name_new: %s", strerror(-r));
-	p->unit = name;
+	p->unit = p->name;
 	p->stream = sp[0];
-	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
+	spec = (struct unit_spec){ .name = p->name, .runtime_sec = 0,
 	    .tty_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
 	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {
@@ -325,7 +325,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 		printf("error=%d %s\n", r, strerror(-r));
 		return 1;
 	}
-	printf("unit=%s\njob=%s\n", name, p->job);
+	printf("unit=%s\njob=%s\n", p->name, p->job);
 	(void)fflush(stdout);
 	p->ev_poll = evtimer_new(p->base, on_poll, p);
 	p->ev_stream = event_new(p->base, p->stream, EV_READ | EV_PERSIST,
@@ -345,7 +345,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	/* Results always start on a line of their own. */
 	if (p->last != '\0' && p->last != '\n')
 		printf("\n");
-	print_state(name, &p->st);
+	print_state(p->name, &p->st);
 	printf("hints_job=%u hints_changed=%u\n", p->hints_job,
 	    p->hints_changed);
 	event_free(p->ev_poll);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include <event2/event.h>
 
+/* NOLINTNEXTLINE(bugprone-suspicious-include): the table is static */
 #include "parent/session.c"
 
 static struct parent	 t_parent;
@@ -76,13 +77,6 @@ start_send(struct session *s, int code)
 		s->unit_made = 1;
 	called("start_send");
 	return code != 0 ? code : t_start_code;
-}
-
-void
-watch_follow(struct session *s)
-{
-	(void)s;
-	called("watch_follow");
 }
 
 void
@@ -254,7 +248,6 @@ test_life(void **state)
 	    NULL, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
 	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
-	assert_int_equal(parent_session_event(s, PEV_UNIT_UP, NULL, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
 	assert_true((s->relay_end = dup(2)) != -1);
 	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
@@ -276,7 +269,7 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
-	    "auth_revalidate start_send watch_follow watch_stop watch_check "
+	    "auth_revalidate start_send watch_stop watch_check "
 	    "journal_session ");
 }
 
