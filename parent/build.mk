@@ -20,6 +20,8 @@ TESTS				+= test_dircheck test_parent_session
 test_dircheck_SRCS		= regress/unit/test_dircheck.c \
 				   parent/dircheck.c $(PROTO_LOG_SRCS)
 test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
+# No two files of parent/ or dbusd/ call each other (the objects' calls).
+SCRIPT_TESTS			+= regress/host/parent-rings.sh
 # session.c is compiled into its test, the files it calls replaced.
 test_parent_session_SRCS	 = regress/unit/test_parent_session.c \
 				   $(PROTO_IMSG_SRCS) $(PROTO_FRAME_SRCS) \
