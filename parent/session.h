@@ -34,8 +34,9 @@ enum parent_session_ev {
 struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
-	int			 in_event;	/* a transition runs */
-	enum parent_session_ev	 ev_pending;	/* posted meanwhile, waits */
+	/* The table's own: an event posted inside a transition waits. */
+	int			 in_event;
+	enum parent_session_ev	 ev_pending;
 	int			 ev_code;
 	int			 relay_end;	/* PTY master for the relay */
 	pid_t			 client_pid;
@@ -60,7 +61,7 @@ struct session {
 	/* start.c: the call built at START_REQ, sent after the re-check. */
 	struct dbusd_req	*start_call;
 	int			 start_code;	/* directory check, told after auth */
-	/* auth.c */
+	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */
 	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
 	int			 auth_counted;	/* holds an admission read */
