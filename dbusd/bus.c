@@ -1,9 +1,10 @@
 /*
  * bus.c: opens the root parent's system bus connection and drives it
- * from the parent's libevent loop.  Completed requests and signal hints
- * are handed to the parent only from here, after sd_bus_process() has
- * returned, so the parent may make bus calls from its callbacks without
- * re-entering sd-bus.
+ * from the parent's libevent loop: the top of dbusd/, called by no other
+ * file of it.  Completed requests (req.c) and signal hints are handed to
+ * the parent only from here, after sd_bus_process() has returned, so the
+ * parent may make bus calls from its callbacks without re-entering
+ * sd-bus.
  */
 #include <sys/types.h>
 
@@ -86,7 +87,7 @@ bus_run(struct dbusd *d)
 		return;
 	}
 	if (r > 0)
-		bus_kick(d);	/* more queued: come back after others ran */
+		req_kick(d);	/* more queued: come back after others ran */
 	bus_rearm(d);
 }
 
@@ -96,15 +97,6 @@ bus_event_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	bus_run(arg);
-}
-
-void
-bus_kick(struct dbusd *d)
-{
-	struct timeval	zero = { 0, 0 };
-
-	if (d->ev_kick != NULL)		/* NULL while still opening */
-		event_add(d->ev_kick, &zero);
 }
 
 static int
@@ -124,7 +116,7 @@ bus_attach(struct dbusd *d)
 	    d->ev_timer == NULL || d->ev_kick == NULL ||
 	    event_add(d->ev_read, NULL) == -1)
 		return -ENOMEM;
-	bus_kick(d);
+	req_kick(d);
 	return 0;
 }
 

@@ -13,15 +13,6 @@
 
 #include "dbusd/priv.h"
 
-
-int
-call_errno(const sd_bus_error *e, int r)
-{
-	if (sd_bus_error_has_name(e, SD_NOSUCHUNIT))
-		return -ENOENT;
-	return r < 0 ? r : -EIO;
-}
-
 /* A method call on systemd1, arguments appended from a va_list. */
 static int
 call_newv(struct dbusd *d, const char *path, const char *iface,
@@ -57,11 +48,11 @@ call_method(struct dbusd *d, const char *path, const char *iface,
 		return r;
 	r = sd_bus_call(d->bus, m, DBUSD_CALL_USEC, &e, reply);
 	if (r < 0)
-		r = call_errno(&e, r);
+		r = req_errno(&e, r);
 	sd_bus_error_free(&e);
 	sd_bus_message_unref(m);
 	/* sd_bus_call() may have queued signals: dispatch them soon. */
-	bus_kick(d);
+	req_kick(d);
 	return r < 0 ? r : 0;
 }
 

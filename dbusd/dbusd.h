@@ -103,11 +103,8 @@ int	dbusd_unit_kill_end(struct dbusd_req *);
 int	dbusd_unit_method_send(struct dbusd *, enum unit_method,
 	    const char *);
 
-/* Blocking forms: start-up, shutdown and test tools only. */
-int	dbusd_client_ident(struct dbusd *, struct client_ident *);
+/* Blocking forms: start-up sweep and shutdown only. */
 int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
-int	dbusd_start_unit(struct dbusd *, const struct unit_spec *, char *,
-	    size_t);
 int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);

@@ -70,17 +70,3 @@ dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 		return -ENOENT;
 	return ident_decode(v, nv, out);
 }
-
-int
-dbusd_client_ident(struct dbusd *d, struct client_ident *out)
-{
-	struct dbusd_req	*req;
-	int			 r;
-
-	if ((r = dbusd_client_ident_begin(d, NULL, NULL, &req)) < 0)
-		return r;
-	if ((r = req_wait(req)) == 0)
-		r = dbusd_client_ident_end(req, out);
-	dbusd_req_free(req);
-	return r;
-}

@@ -37,7 +37,7 @@ pid1_get(struct dbusd *d, const char *path, const char *iface,
 	sd_bus_message_unref(m);
 	if (r < 0) {
 		r = sd_bus_error_has_name(&e, SD_BUS_ERROR_UNKNOWN_PROPERTY) ?
-		    0 : call_errno(&e, r);
+		    0 : req_errno(&e, r);
 		if (r < 0)
 			log_warnx("PID 1: %s.%s: %s", iface, name,
 			    e.message != NULL ? e.message : strerror(-r));
@@ -97,10 +97,9 @@ pid1_probe(struct dbusd *d)
 {
 	int	r;
 
+	/* Signals sd_bus_call() queued meanwhile wait for bus_attach(). */
 	if ((r = pid1_version(d)) < 0 || (r = pid1_private_pids(d)) < 0)
 		return r;
-	/* sd_bus_call() may have queued signals: dispatch them soon. */
-	bus_kick(d);
 	return 0;
 }
 

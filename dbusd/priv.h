@@ -111,7 +111,6 @@ int	props_decode(const struct prop_want *, size_t,
 int	prop_read_variant(sd_bus_message *, struct prop_value *);
 
 /* call.c */
-int	call_errno(const sd_bus_error *, int);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
@@ -124,15 +123,14 @@ int	call_unit_kill(struct dbusd *, const char *, int,
 	    struct dbusd_req **);
 int	call_job_type(struct dbusd *, const char *, struct dbusd_req **);
 
-/* req.c */
+/* req.c: the request layer, below call.c and bus.c */
+int	req_errno(const sd_bus_error *, int);
+void	req_kick(struct dbusd *);
 struct dbusd_req *req_new(struct dbusd *);
 int	req_call(struct dbusd_req *, sd_bus_message *);
 int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
 void	req_deliver(struct dbusd *);
 int	req_wait(struct dbusd_req *);
-
-/* bus.c */
-void	bus_kick(struct dbusd *);
 
 /* pid1.c */
 int	pid1_probe(struct dbusd *);

@@ -1,8 +1,10 @@
 /*
- * req.c: one request to PID 1 in flight without blocking the root
- * parent's event loop.  A request is one or two method calls sent back
- * to back (PID 1 answers one connection's calls in order, so the second
- * call sees systemd no earlier than the first).  Replies are kept until
+ * req.c: the request layer of dbusd/: one request to PID 1 in flight
+ * without blocking the root parent's event loop.  It calls nothing
+ * above it: bus.c drives it (req_deliver() from its loop) and call.c,
+ * ident.c, unit.c build on it.  A request is one or two method calls
+ * sent back to back (PID 1 answers one connection's calls in order, so
+ * the second call sees systemd no earlier than the first).  Replies are kept until
  * both are in; the request is then handed to its owner from bus_run(),
  * after sd_bus_process() has returned, like the signal hints.  Freeing
  * a request cancels whatever part of it is still pending.
@@ -11,8 +13,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "dbusd/priv.h"
 #include "proto/log.h"
+
+/* A method error as -errno: NoSuchUnit is -ENOENT, for every caller. */
+int
+req_errno(const sd_bus_error *e, int r)
+{
+	if (sd_bus_error_has_name(e, SD_NOSUCHUNIT))
+		return -ENOENT;
+	return r < 0 ? r : -EIO;
+}
+
+/*
+ * Asks the loop (bus.c) for a turn of sd_bus_process() soon: a call was
+ * queued (to be flushed, its timeout armed) or signals may be waiting.
+ */
+void
+req_kick(struct dbusd *d)
+{
+	struct timeval	zero = { 0, 0 };
+
+	if (d->ev_kick != NULL)		/* NULL while still opening */
+		event_add(d->ev_kick, &zero);
+}
 
 struct dbusd_req *
 req_new(struct dbusd *d)
@@ -61,7 +87,7 @@ req_call(struct dbusd_req *req, sd_bus_message *m)
 	if (r < 0)
 		return r;
 	req->ncalls++;
-	bus_kick(req->d);	/* flush, and arm the reply timeout */
+	req_kick(req->d);	/* flush, and arm the reply timeout */
 	return 0;
 }
 
@@ -77,7 +103,7 @@ req_result(const struct dbusd_req *req, size_t i, sd_bus_message **m)
 	if (!sd_bus_message_is_method_error(*m, NULL))
 		return 0;
 	e = sd_bus_message_get_error(*m);
-	return call_errno(e, -sd_bus_message_get_errno(*m));
+	return req_errno(e, -sd_bus_message_get_errno(*m));
 }
 
 void
@@ -146,6 +172,6 @@ req_wait(struct dbusd_req *req)
 	}
 	TAILQ_REMOVE(&req->d->done, req, entry);
 	req->delivered = 1;
-	bus_kick(req->d);	/* others may have completed or queued hints */
+	req_kick(req->d);	/* others may have completed or queued hints */
 	return 0;
 }

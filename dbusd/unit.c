@@ -202,7 +202,7 @@ dbusd_unit_kill_end(struct dbusd_req *req)
 	return req_result(req, 0, &m);
 }
 
-/* The blocking forms, for start-up, shutdown and the probe tool. */
+/* The blocking forms, for the start-up sweep and shutdown. */
 int
 dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 {
@@ -213,22 +213,6 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 		return r;
 	if ((r = req_wait(req)) == 0)
 		r = dbusd_unit_state_end(req, out);
-	dbusd_req_free(req);
-	return r;
-}
-
-int
-dbusd_start_unit(struct dbusd *d, const struct unit_spec *spec, char *job,
-    size_t joblen)
-{
-	struct dbusd_req	*req;
-	int			 r;
-
-	if ((r = dbusd_start_prepare(d, spec, &req)) < 0)
-		return r;
-	if ((r = dbusd_start_send(req, NULL, NULL)) == 0 &&
-	    (r = req_wait(req)) == 0)
-		r = dbusd_start_end(req, job, joblen);
 	dbusd_req_free(req);
 	return r;
 }

@@ -8,7 +8,8 @@
  * arrived, followed by the same checks.  So no unit is asked for before
  * systemd was read, the peer found alive and systemd read again, as the
  * seed's authenticate() does.  The reads do not block the parent: other
- * sessions are served while systemd answers.
+ * sessions are served while systemd answers.  Each check ends in one
+ * PEV_AUTH_DONE event for session.c, with 0 or the refusal's code.
  *
  * systemd is asked only about peers that kernel facts leave possible:
  * the session user's uid, and the client service's cgroup when it
@@ -211,14 +212,8 @@ auth_dumpable(const struct session *s, const char *when)
 	return ERR_AUTH_DUMPABLE;
 }
 
-/* Which identity read is in flight. */
-enum {
-	AUTH_ADMIT = 1,		/* admission: must fit the peer */
-	AUTH_START,		/* start: still the admitted identity */
-};
-
 static void	auth_read_done(struct dbusd_req *, void *);
-static void	auth_read(struct session *, int);
+static void	auth_read(struct session *);
 
 /* The admission that waited longest, if one waits and a read is free. */
 static void
@@ -240,7 +235,7 @@ auth_next(void)
 	next->auth_waiting = 0;
 	next->auth_counted = 1;
 	parent->auth_inflight++;
-	auth_read(next, AUTH_ADMIT);
+	auth_read(next);
 }
 
 /* The session leaves the admission queue or gives its read back. */
@@ -257,7 +252,6 @@ auth_drop(struct session *s)
 static void
 auth_finish(struct session *s, int code)
 {
-	s->auth_round = 0;
 	auth_drop(s);
 	if (code != 0) {
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
@@ -267,16 +261,15 @@ auth_finish(struct session *s, int code)
 			close(s->pidfd);
 		s->pidfd = -1;
 	}
-	session_authed(s, code);
+	parent_session_event(s, PEV_AUTH_DONE, NULL, code);
 	auth_next();
 }
 
 static void
-auth_read(struct session *s, int round)
+auth_read(struct session *s)
 {
 	int	 r;
 
-	s->auth_round = round;
 	r = dbusd_client_ident_begin(parent->bus, auth_read_done, s, &s->req);
 	if (r < 0) {
 		log_warnx("client identity: %s", strerror(-r));
@@ -337,12 +330,13 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	s->req = NULL;
 	if (r < 0)
 		code = auth_read_code(r);
-	else if (s->auth_round == AUTH_ADMIT) {
+	else if (s->state == SS_AUTH) {	/* admission: must fit the peer */
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
 		    (code = auth_dumpable(s, "admission")) == 0 &&
 		    (code = auth_alive(s)) == 0)
 			s->auth_id = id;
 	} else if ((code = ident_check(&id, s->client_pid)) == 0) {
+		/* STARTING: still the admitted identity */
 		if (memcmp(id.invocation, s->invocation, 16) != 0)
 			code = ERR_AUTH_CHANGED;
 		else if ((code = auth_dumpable(s, "start")) == 0)
@@ -352,7 +346,7 @@ auth_read_done(struct dbusd_req *req, void *arg)
 }
 
 /*
- * Starts admitting the connection; session_authed() gets the result,
+ * Starts admitting the connection; PEV_AUTH_DONE tells the result,
  * from here for a refusal on kernel facts, otherwise once systemd has
  * answered.  The connection is closed once its facts are taken: the
  * relay's copy is the only one, so the client sees its end as soon as
@@ -382,10 +376,10 @@ auth_begin(struct session *s, int conn)
 	auth_next();
 }
 
-/* The start's check of the admitted client; session_authed() follows. */
+/* The start's check of the admitted client; PEV_AUTH_DONE follows. */
 void
 auth_revalidate(struct session *s)
 {
 	s->auth_pid = s->client_pid;
-	auth_read(s, AUTH_START);
+	auth_read(s);
 }

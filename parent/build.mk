@@ -4,7 +4,7 @@
 PROGS				+= opencode-pty-supervisor
 opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/relayproc.c parent/dispatch.c \
-				   parent/auth.c parent/admit.c \
+				   parent/auth.c parent/session.c \
 				   parent/start.c parent/watch.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/journal.c parent/features.c \
@@ -16,10 +16,17 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   proto/sha256.c proto/landlock.c proto/dirsock.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)
 
-TESTS				+= test_dircheck
+TESTS				+= test_dircheck test_parent_session
 test_dircheck_SRCS		= regress/unit/test_dircheck.c \
 				   parent/dircheck.c $(PROTO_LOG_SRCS)
 test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
+# No two files of parent/ or dbusd/ call each other (the objects' calls).
+SCRIPT_TESTS			+= regress/host/parent-rings.sh
+# session.c is compiled into its test, the files it calls replaced.
+test_parent_session_SRCS	 = regress/unit/test_parent_session.c \
+				   $(PROTO_IMSG_SRCS) $(PROTO_FRAME_SRCS) \
+				   $(PROTO_LOG_SRCS)
+test_parent_session_LIBS	 = $(LIBEVENT) $(LIBSYSTEMD)
 
 # The relay this supervisor executes is bound to it: the SHA-256 of the
 # relay built here is embedded (parent/relayproc.c compares it with the

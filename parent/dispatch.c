@@ -2,8 +2,9 @@
  * dispatch.c: parent_dispatch_relay, the root parent's only door for the
  * relay.  Every message is checked against proto/msgtab.c (type,
  * direction, exact length, descriptor, session id) and the session's
- * state before a handler sees it; any violation is fatal and the parent
- * fails closed, because a relay that breaks the table is compromised.
+ * state before session.c's table sees it as an event; any violation is
+ * fatal and the parent fails closed, because a relay that breaks the
+ * table is compromised.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,15 +14,12 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
-typedef void (*parent_handler)(struct session *, struct imsg *);
-
-/* The relay may send these and nothing else. */
-static const parent_handler parent_handlers[IMSG_TYPE_MAX] = {
-	[IMSG_AUTH_REQ] = session_auth_req,
-	[IMSG_START_REQ] = session_start_req,
-	[IMSG_CLOSE_REQ] = session_close_req,
-	[IMSG_SIGNAL_REQ] = session_signal_req,
-	[IMSG_SHUTDOWN_DONE] = parent_shutdown_done,
+/* The relay may send these and nothing else; session.c takes them. */
+static const enum parent_session_ev relay_events[IMSG_TYPE_MAX] = {
+	[IMSG_AUTH_REQ] = PEV_AUTH_REQ,
+	[IMSG_START_REQ] = PEV_START_REQ,
+	[IMSG_CLOSE_REQ] = PEV_CLOSE_REQ,
+	[IMSG_SIGNAL_REQ] = PEV_SIGNAL_REQ,
 };
 
 static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */
@@ -60,23 +58,16 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		s = &parent->sessions[m->hdr.sid];
 		if (imsg_check_state(m, s->state) != 0)
 			relay_refuse(m, "not allowed in this state", s);
-		if (parent_handlers[m->hdr.type] == NULL)
+		if (m->hdr.type == IMSG_SHUTDOWN_DONE)
+			parent_shutdown_done();
+		else if (relay_events[m->hdr.type] == PEV_NONE ||
+		    parent_session_event(s, relay_events[m->hdr.type], m,
+		    0) == -1)
 			relay_refuse(m, "no handler", s);
-		parent_handlers[m->hdr.type](s, m);
 		if (m->fd != -1) {
 			close(m->fd);
 			m->fd = -1;
 		}
 		parent_status();
 	}
-}
-
-/* A relay that cannot take a message is as broken as one that lies. */
-void
-parent_send(struct session *s, uint32_t type, int fd, const void *data,
-    size_t len)
-{
-	if (imsg_send(parent->relay_fd, type, s->sid, fd, data, len) == -1)
-		fatal("send %s to relay", imsg_type_name(type));
-	log_debug("session %u: sent %s", s->sid, imsg_type_name(type));
 }

@@ -106,16 +106,27 @@ signals_setup(void)
 	}
 }
 
+/* systemd's hints: for our own unit, or for a session's. */
+static void
+parent_hint(const struct hint *h, void *arg)
+{
+	(void)arg;
+	if (h->kind == HINT_SELF_JOB)
+		parent_self_job(h->job);
+	else if (watch_hint(h) > 0)
+		parent_status();
+}
+
 static void
 bus_start(void)
 {
 	int	 r, i;
 
-	if ((r = dbusd_open(parent->base, session_hint, NULL,
+	if ((r = dbusd_open(parent->base, parent_hint, NULL,
 	    &parent->bus)) < 0)
 		fatalx("system bus: %s", strerror(-r));
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		session_init(&parent->sessions[i], i);
+		parent_session_init(&parent->sessions[i], i);
 	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
 		fatalx("orphan sweep: %s", strerror(-r));
 	log_info("orphan sweep stopped %d unit(s)", r);

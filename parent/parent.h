@@ -10,10 +10,12 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <time.h>
 
 #include "proto/config.h"
 #include "proto/imsg.h"
 #include "dbusd/dbusd.h"
+#include "parent/session.h"
 
 struct event;
 struct event_base;
@@ -26,43 +28,6 @@ struct event_base;
  * counters).
  */
 #define POLL_START_USEC	200000
-
-struct session {
-	uint32_t		 sid;
-	enum sess_state		 state;
-	int			 relay_end;	/* PTY master for the relay */
-	pid_t			 client_pid;
-	uint8_t			 invocation[16];	/* client's, at admission */
-	char			 unit[64];
-	char			 job[128];
-	int			 unit_made;	/* StartTransientUnit accepted */
-	int			 start_job;	/* its start job still runs */
-	int			 exited;	/* main process exit recorded */
-	int			 stopping;	/* stop or reset requested */
-	int			 stop_late;	/* budget passed, still waiting */
-	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
-	struct unit_state	 result;	/* read once the main exited */
-	struct dbusd_req	*req;		/* the request to PID 1 in flight */
-	struct dbusd_req	*start_call;	/* sent once re-authenticated */
-	struct dbusd_req	*kill_req;	/* KillUnit in flight */
-	uint8_t			 sigq[8];	/* signals waiting for it */
-	size_t			 sigq_n;
-	int			 start_code;	/* directory check, told after auth */
-	int			 recheck;	/* state wanted again meanwhile */
-	int			 pidfd;		/* the admitted peer's */
-	int			 auth_round;	/* which identity read is in flight */
-	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
-	int			 auth_counted;	/* holds an admission read */
-	pid_t			 auth_pid;	/* the peer being authenticated */
-	struct client_ident	 auth_id;	/* its admission read */
-	uint32_t		 runtime;
-	uint32_t		 argc;
-	char			 argv_hash[65];
-	uint64_t		 started_usec;
-	uint64_t		 bytes_in;
-	uint64_t		 bytes_out;
-	struct event		*timer;
-};
 
 struct parent {
 	struct event_base	*base;
@@ -93,34 +58,31 @@ void	relay_lost(const char *) __attribute__((noreturn));
 
 /* dispatch.c */
 void	parent_dispatch_relay(int, short, void *);
-void	parent_send(struct session *, uint32_t, int, const void *, size_t);
 
-/* auth.c */
+/* auth.c: each check ends in PEV_AUTH_DONE. */
 void	auth_begin(struct session *, int);
 void	auth_revalidate(struct session *);
 void	auth_drop(struct session *);
 
-/* admit.c, start.c, watch.c */
-void	session_auth_req(struct session *, struct imsg *);
-void	session_authed(struct session *, int);
-void	session_start_req(struct session *, struct imsg *);
-void	start_authed(struct session *, int);
-void	session_close_req(struct session *, struct imsg *);
-void	session_signal_req(struct session *, struct imsg *);
-void	session_hint(const struct hint *, void *);
-void	session_arm(struct session *, uint64_t);
-void	session_check(struct session *);
-void	session_reset(struct session *);
-void	session_init(struct session *, uint32_t);
-void	session_stop(struct session *);
-void	session_closed(struct session *);
-int	session_live_count(void);
+/* start.c: a failed call is PEV_START_FAILED. */
+void	start_prepare(struct session *, struct imsg *);
+int	start_send(struct session *, int);
+
+/* watch.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE. */
+void	watch_follow(struct session *);
+void	watch_stop(struct session *);
+void	watch_check(struct session *);
+void	watch_timer(int, short, void *);
+int	watch_hint(const struct hint *);
+
+/* signal.c */
+void	signal_request(struct session *, struct imsg *);
 
 /* shutdown.c */
 void	parent_stop_all(void);
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
-void	parent_shutdown_done(struct session *, struct imsg *);
+void	parent_shutdown_done(void);
 void	parent_self_job(const char *);
 
 /* status.c */
@@ -130,6 +92,14 @@ void	parent_status(void);
 void	journal_session(const struct session *);
 void	argv_digest(const struct start_args *, char [65]);
 
-uint64_t now_usec(void);
+/* CLOCK_MONOTONIC in microseconds. */
+static inline uint64_t
+now_usec(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
 
 #endif

@@ -55,7 +55,7 @@ parent_stop_all(void)
 		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		if (parent->sessions[i].unit_made)
-			session_stop(&parent->sessions[i]);
+			watch_stop(&parent->sessions[i]);
 	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;
 	while (stop_all_pending() > 0) {
 		if (now_usec() > deadline) {
@@ -219,10 +219,8 @@ parent_self_job(const char *job)
 
 /* The relay has told every client (or found none to tell). */
 void
-parent_shutdown_done(struct session *s, struct imsg *m)
+parent_shutdown_done(void)
 {
-	(void)s;
-	(void)m;
 	if (!parent->stopping)
 		fatalx("relay violated the message table: SHUTDOWN_DONE "
 		    "without a shutdown");

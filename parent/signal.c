@@ -1,5 +1,5 @@
 /*
- * signal.c: IMSG_SIGNAL_REQ (root parent).  A client's signal for its
+ * signal.c: a session's IMSG_SIGNAL_REQ, from session.c (root parent).  A client's signal for its
  * command is delivered by PID 1 to the unit's main process (KillUnit,
  * whom "main"): never to a process the relay names, and never by the
  * parent itself, which holds no CAP_KILL.  One KillUnit per session is
@@ -64,7 +64,7 @@ signal_next(struct session *s)
 }
 
 void
-session_signal_req(struct session *s, struct imsg *m)
+signal_request(struct session *s, struct imsg *m)
 {
 	struct imsg_signal	sg;
 

@@ -1,9 +1,10 @@
 /*
- * start.c: IMSG_START_REQ (root parent).  Re-authenticates the client,
- * checks the directory descriptor against what the client claimed, and
- * asks systemd for the transient unit, with the session's terminal,
- * without blocking the parent's loop.  The relay's decoding is not trusted: the request is decoded
- * again here from the imsg payload.
+ * start.c: the start of a session's unit (root parent).  Checks the
+ * directory descriptor against what the client claimed, opens the
+ * session's terminal, builds the StartTransientUnit call and, once
+ * session.c has had the client authenticated again, sends it without
+ * blocking the parent's loop.  The relay's decoding is not trusted: the
+ * request is decoded again here from the imsg payload.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -18,22 +19,9 @@
 #include "parent/parent.h"
 #include "parent/pty.h"
 
-static void
-start_fail(struct session *s, int code)
-{
-	struct imsg_code	 c;
-
-	log_info("session %u: start refused: %s", s->sid,
-	    frame_error_text(code));
-	memset(&c, 0, sizeof(c));
-	c.code = code;
-	s->state = SS_ENDED;
-	parent_send(s, IMSG_START_FAIL, -1, &c, sizeof(c));
-}
-
 /* The terminal and the StartTransientUnit call, sent after auth. */
 static int
-start_prepare(struct session *s, const struct start_args *a, int dirfd)
+start_build(struct session *s, const struct start_args *a, int dirfd)
 {
 	struct unit_spec	 spec;
 	struct pty_spec		 ps;
@@ -94,6 +82,7 @@ start_drop(struct session *s)
 	s->relay_end = -1;
 }
 
+/* PID 1's answer to the call; only its failure is news for session.c. */
 static void
 start_done(struct dbusd_req *req, void *arg)
 {
@@ -110,29 +99,22 @@ start_done(struct dbusd_req *req, void *arg)
 		dbusd_unit_method_send(parent->bus, UM_STOP, s->unit);
 		s->unit_made = 0;
 		start_drop(s);
-		if (s->state == SS_CLOSING)
-			session_closed(s);
-		else
-			start_fail(s, ERR_START);
+		parent_session_event(s, PEV_START_FAILED, NULL, 0);
 		return;
 	}
 	s->started_usec = now_usec();
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
 	    s->unit, (long)s->client_pid);
-	/*
-	 * Its start job's end gives the relay the master and brings the
-	 * next look (watch.c).
-	 */
-	s->start_job = 1;
-	if (s->recheck)
-		session_check(s);
-	else
-		session_arm(s, POLL_START_USEC);
+	/* Followed to its end whatever the session's state (a close). */
+	watch_follow(s);
 }
 
-/* The client's identity was checked again: send the prepared call. */
-void
-start_authed(struct session *s, int code)
+/*
+ * The client's identity was checked again (code: its result): the
+ * prepared call is sent.  0, or the code to refuse the start with.
+ */
+int
+start_send(struct session *s, int code)
 {
 	int	 r;
 
@@ -140,8 +122,7 @@ start_authed(struct session *s, int code)
 		code = s->start_code;
 	if (code != 0) {
 		start_drop(s);
-		start_fail(s, code);
-		return;
+		return code;
 	}
 	/* From here on a unit of that name may exist until seen gone. */
 	s->unit_made = 1;
@@ -154,17 +135,18 @@ start_authed(struct session *s, int code)
 		s->req = NULL;
 		s->unit_made = 0;
 		start_drop(s);
-		start_fail(s, ERR_START);
+		return ERR_START;
 	}
+	return 0;
 }
 
 /*
- * The directory is checked and the call built now, while the relay's
- * message is at hand; the client is authenticated again before the
- * call is sent, and its failure is reported first.
+ * The relay's START_REQ: the directory is checked and the call built,
+ * to be sent once the client is authenticated again; a failure of
+ * either is kept for then.
  */
 void
-session_start_req(struct session *s, struct imsg *m)
+start_prepare(struct session *s, struct imsg *m)
 {
 	struct start_args	 a;
 	int			 dirfd = m->fd;
@@ -175,12 +157,10 @@ session_start_req(struct session *s, struct imsg *m)
 		fatalx("relay violated the message table: malformed %s "
 		    "(session %u)", imsg_type_name(m->hdr.type), s->sid);
 	}
-	s->state = SS_STARTING;
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
 	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) == 0)
-		s->start_code = start_prepare(s, &a, dirfd);
+		s->start_code = start_build(s, &a, dirfd);
 	close(dirfd);
-	auth_revalidate(s);
 }

@@ -26,17 +26,18 @@ static void
 status_send(int fd, short ev, void *arg)
 {
 	char		 line[sizeof(status_sent)];
-	unsigned	 live, authing = 0, depth = 0, bound = 0;
+	unsigned	 live = 0, authing = 0, depth = 0, bound = 0;
 	uint64_t	 dropped = 0;
 	int		 i;
 
 	(void)fd;
 	(void)ev;
 	(void)arg;
-	live = (unsigned)session_live_count();
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		if (parent->sessions[i].state == SS_AUTH)
 			authing++;
+		else if (parent->sessions[i].state != SS_FREE)
+			live++;
 	if (parent->bus != NULL)
 		dbusd_hint_stats(parent->bus, &depth, &bound, &dropped);
 	snprintf(line, sizeof(line),

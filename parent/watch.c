@@ -1,8 +1,9 @@
 /*
  * watch.c: follows each session's transient unit to its end (root
  * parent).  D-Bus signals only say "look again"; every decision is taken
- * on the unit's state as read back from systemd.  A slot is given back
- * to the relay only after systemd says the unit no longer exists.
+ * on the unit's state as read back from systemd, and what it means for
+ * the session goes to session.c as an event: the start job's end, the
+ * command's end, the unit gone.
  */
 #include <sys/time.h>
 
@@ -25,17 +26,8 @@
  */
 #define HINT_DELAY_USEC	2000
 
-uint64_t
-now_usec(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
-void
-session_arm(struct session *s, uint64_t usec)
+static void
+watch_arm(struct session *s, uint64_t usec)
 {
 	struct timeval	 tv;
 
@@ -70,7 +62,7 @@ main_exited(const struct unit_state *st)
 /* StopUnit kills what is left (TERM, then KILL per the unit's own
  * properties); a failed unit only goes away with ResetFailedUnit. */
 void
-session_stop(struct session *s)
+watch_stop(struct session *s)
 {
 	int	 r;
 
@@ -83,43 +75,14 @@ session_stop(struct session *s)
 		    strerror(-r));
 }
 
-/*
- * The command's end, told to the relay as soon as the unit is inactive
- * or failed (its cgroup empty, nothing left to write to the terminal):
- * the relay sends the exit frame once it has read the master dry.  The
- * slot stays taken until the unit is confirmed gone.
- */
 static void
-session_report_exit(struct session *s)
-{
-	struct imsg_exit	 ex;
-
-	if (s->relay_end != -1) {
-		close(s->relay_end);
-		s->relay_end = -1;
-	}
-	memset(&ex, 0, sizeof(ex));
-	ex.code = (uint32_t)s->result.exec_code;
-	ex.status = (uint32_t)s->result.exec_status;
-	memcpy(ex.result, s->result.result, sizeof(ex.result) - 1);
-	s->state = SS_ENDED;
-	parent_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
-}
-
-static void
-session_gone(struct session *s)
+watch_gone(struct session *s)
 {
 	log_info("session %u: unit %s gone (result %s, code %d, status %d)",
 	    s->sid, s->unit, s->result.result, s->result.exec_code,
 	    s->result.exec_status);
 	s->unit_made = 0;
-	if (s->state == SS_CLOSING) {
-		session_closed(s);
-		return;
-	}
-	/* Reported already: the relay's close request frees the slot. */
-	if (s->state != SS_ENDED)
-		session_report_exit(s);
+	parent_session_event(s, PEV_GONE, NULL, 0);
 }
 
 /* No process of the unit is left: inactive, failed or collected. */
@@ -138,19 +101,14 @@ unit_quiet(const struct unit_state *st)
  * first input, held by the relay until then, is never lost.
  */
 static void
-session_start_job_done(struct session *s)
+watch_job_done(struct session *s)
 {
 	s->start_job = 0;
-	if (s->state != SS_STARTING || s->relay_end == -1)
-		return;
-	s->state = SS_RUNNING;
-	parent_send(s, IMSG_START_OK, s->relay_end, NULL, 0);
-	close(s->relay_end);
-	s->relay_end = -1;
+	parent_session_event(s, PEV_JOB_DONE, NULL, 0);
 }
 
 static void
-session_record_exit(struct session *s, const struct unit_state *st)
+watch_record_exit(struct session *s, const struct unit_state *st)
 {
 	s->exited = 1;
 	s->result = *st;
@@ -184,36 +142,36 @@ stop_confirmed(struct session *s, const struct unit_state *st)
 }
 
 static void
-session_decide(struct session *s, const struct unit_state *st)
+watch_decide(struct session *s, const struct unit_state *st)
 {
 	if (s->start_job && st->job_id == 0)
-		session_start_job_done(s);
+		watch_job_done(s);
 	if (!s->exited && main_exited(st))
-		session_record_exit(s, st);
-	if (s->exited && s->state == SS_RUNNING && unit_quiet(st))
-		session_report_exit(s);
+		watch_record_exit(s, st);
+	if (s->exited && unit_quiet(st))
+		parent_session_event(s, PEV_EXITED, NULL, 0);
 	if (s->exited && !s->stopping) {
 		if (strcmp(st->active, "failed") == 0) {
 			s->stopping = 1;
 			s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
 		} else
-			session_stop(s);
+			watch_stop(s);
 	}
 	if (s->stopping && stop_confirmed(s, st)) {
-		session_gone(s);
+		watch_gone(s);
 		return;
 	}
 	if (s->recheck)
-		session_check(s);
+		watch_check(s);
 	else if (s->start_job && !s->stopping)
-		session_arm(s, POLL_START_USEC);
+		watch_arm(s, POLL_START_USEC);
 	else
-		session_arm(s, s->stopping || st->job_id != 0 ?
+		watch_arm(s, s->stopping || st->job_id != 0 ?
 		    POLL_FAST_USEC : POLL_SLOW_USEC);
 }
 
 static void
-session_checked(struct dbusd_req *req, void *arg)
+watch_checked(struct dbusd_req *req, void *arg)
 {
 	struct session		*s = arg;
 	struct unit_state	 st;
@@ -225,15 +183,15 @@ session_checked(struct dbusd_req *req, void *arg)
 	s->req = NULL;
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
-		session_arm(s, POLL_SLOW_USEC);
+		watch_arm(s, POLL_SLOW_USEC);
 		return;
 	}
-	session_decide(s, &st);
+	watch_decide(s, &st);
 }
 
 /* One state read in flight per session; asks made meanwhile coalesce. */
 void
-session_check(struct session *s)
+watch_check(struct session *s)
 {
 	int	 r;
 
@@ -244,17 +202,17 @@ session_check(struct session *s)
 		return;
 	}
 	s->recheck = 0;
-	r = dbusd_unit_state_begin(parent->bus, s->unit, session_checked, s,
+	r = dbusd_unit_state_begin(parent->bus, s->unit, watch_checked, s,
 	    &s->req);
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
-		session_arm(s, POLL_SLOW_USEC);
+		watch_arm(s, POLL_SLOW_USEC);
 	}
 }
 
 /* A hint: look again shortly, unless a look is already due sooner. */
 static void
-session_soon(struct session *s)
+watch_soon(struct session *s)
 {
 	struct timeval	 due, now, soon = { 0, HINT_DELAY_USEC };
 
@@ -264,76 +222,54 @@ session_soon(struct session *s)
 		if (timercmp(&due, &soon, <=))
 			return;
 	}
-	session_arm(s, HINT_DELAY_USEC);
+	watch_arm(s, HINT_DELAY_USEC);
 }
 
-static void
-session_timer(int fd, short ev, void *arg)
+void
+watch_timer(int fd, short ev, void *arg)
 {
 	(void)fd;
 	(void)ev;
-	session_check(arg);
+	watch_check(arg);
 }
 
-/* A hint names a unit; only our own sessions' units are looked at. */
+/*
+ * The start call was accepted.  Its start job's end gives the relay the
+ * master and brings the next look.
+ */
 void
-session_hint(const struct hint *h, void *arg)
+watch_follow(struct session *s)
+{
+	s->start_job = 1;
+	if (s->recheck)
+		watch_check(s);
+	else
+		watch_arm(s, POLL_START_USEC);
+}
+
+/*
+ * A hint names a unit; only our own sessions' units are looked at.
+ * Returns how many sessions it concerned.
+ */
+int
+watch_hint(const struct hint *h)
 {
 	struct session	*s;
-	int		 i;
+	int		 i, n = 0;
 
-	(void)arg;
-	if (h->kind == HINT_SELF_JOB) {
-		parent_self_job(h->job);
-		return;
-	}
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
 		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0) {
-			session_start_job_done(s);
+			watch_job_done(s);
 			if (strcmp(h->result, "done") != 0)
 				log_info("session %u: start job of %s: %s",
 				    s->sid, s->unit, h->result);
 		} else if (s->start_job && !s->stopping)
 			continue;	/* nothing to decide before its end */
-		session_soon(s);
-		parent_status();
+		watch_soon(s);
+		n++;
 	}
-}
-
-static void
-session_clear(struct session *s, uint32_t sid, struct event *timer)
-{
-	memset(s, 0, sizeof(*s));
-	s->sid = sid;
-	s->relay_end = -1;
-	s->pidfd = -1;
-	s->timer = timer;
-}
-
-void
-session_init(struct session *s, uint32_t sid)
-{
-	struct event	*timer;
-
-	if ((timer = evtimer_new(parent->base, session_timer, s)) == NULL)
-		fatalx("evtimer_new");
-	session_clear(s, sid, timer);
-}
-
-void
-session_reset(struct session *s)
-{
-	auth_drop(s);
-	if (s->relay_end != -1)
-		close(s->relay_end);
-	if (s->pidfd != -1)
-		close(s->pidfd);
-	dbusd_req_free(s->req);		/* cancels what is in flight */
-	dbusd_req_free(s->start_call);
-	dbusd_req_free(s->kill_req);
-	evtimer_del(s->timer);
-	session_clear(s, s->sid, s->timer);
+	return n;
 }

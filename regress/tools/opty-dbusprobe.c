@@ -45,10 +45,12 @@ struct probe {
 	struct event_base	*base;
 	struct dbusd		*d;
 	const char		*unit;
+	char			 name[64];	/* start-launcher's unit */
 	char			 job[128];
 	struct event		*ev_poll, *ev_stream;
 	int			 stream;
 	int			 done;
+	int			 req_done;
 	int			 polls;
 	char			 last;		/* last byte copied */
 	unsigned		 hints_job, hints_changed;
@@ -73,13 +75,44 @@ print_state(const char *unit, const struct unit_state *st)
 	    st->main_pid);
 }
 
+static void
+probe_req_done(struct dbusd_req *req, void *arg)
+{
+	struct probe	*p = arg;
+
+	(void)req;
+	p->req_done = 1;
+}
+
+/*
+ * The loop runs until the request has its answer: the supervisor ships
+ * no blocking form of these calls, so the probe waits as its loop would.
+ */
 static int
-cmd_ident(struct dbusd *d)
+probe_wait(struct probe *p)
+{
+	p->req_done = 0;
+	while (!p->req_done)
+		if (event_base_loop(p->base, EVLOOP_ONCE) == -1)
+			return -EIO;
+	return 0;
+}
+
+static int
+cmd_ident(struct probe *p)
 {
 	struct client_ident	id;
+	struct dbusd_req	*req;
 	int			r, i;
 
-	if ((r = dbusd_client_ident(d, &id)) < 0) {
+	memset(&id, 0, sizeof(id));
+	if ((r = dbusd_client_ident_begin(p->d, probe_req_done, p,
+	    &req)) == 0) {
+		if ((r = probe_wait(p)) == 0)
+			r = dbusd_client_ident_end(req, &id);
+		dbusd_req_free(req);
+	}
+	if (r < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
 		return 1;
 	}
@@ -150,7 +183,7 @@ on_hint(const struct hint *h, void *arg)
 {
 	struct probe	*p = arg;
 
-	if (strcmp(h->unit, p->unit) != 0)
+	if (p->unit == NULL || strcmp(h->unit, p->unit) != 0)
 		return;
 	if (h->kind == HINT_JOB_REMOVED) {
 		p->hints_job++;
@@ -158,7 +191,9 @@ on_hint(const struct hint *h, void *arg)
 		    h->result);
 	} else
 		p->hints_changed++;
-	probe_check(p);
+	/* Before the start's answer only counted: the wait ends first. */
+	if (p->job[0] != '\0')
+		probe_check(p);
 }
 
 static void
@@ -237,8 +272,8 @@ static int
 cmd_start(struct probe *p, int argc, char **argv)
 {
 	struct unit_spec	 spec;
+	struct dbusd_req	*req;
 	struct timeval		 tv = { 0, 100000 };
-	char			 name[64];
 	const char		*input, *rt;
 	char			*end;
 	unsigned long		 rts;
@@ -264,11 +299,11 @@ cmd_start(struct probe *p, int argc, char **argv)
 	ps.tty_gid = pty_check();
 	if ((sp[0] = pty_open(&ps, &sp[1], &what)) == -1)
 		fatal("terminal: %s", what);
-	if ((r = unit_name_new(name)) < 0)
+	if ((r = unit_name_new(p->name)) < 0)
 		fatalx("unit_name_new: %s", strerror(-r));
-	p->unit = name;
+	p->unit = p->name;
 	p->stream = sp[0];
-	spec = (struct unit_spec){ .name = name, .runtime_sec = 0,
+	spec = (struct unit_spec){ .name = p->name, .runtime_sec = 0,
 	    .tty_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
 	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {
@@ -278,14 +313,19 @@ cmd_start(struct probe *p, int argc, char **argv)
 			fatalx("bad OPTY_PROBE_RUNTIME '%s'", rt);
 		spec.runtime_sec = (uint32_t)rts;
 	}
-	r = dbusd_start_unit(p->d, &spec, p->job, sizeof(p->job));
+	if ((r = dbusd_start_prepare(p->d, &spec, &req)) == 0) {
+		if ((r = dbusd_start_send(req, probe_req_done, p)) == 0 &&
+		    (r = probe_wait(p)) == 0)
+			r = dbusd_start_end(req, p->job, sizeof(p->job));
+		dbusd_req_free(req);
+	}
 	close(sp[1]);
 	close(dir);
 	if (r < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
 		return 1;
 	}
-	printf("unit=%s\njob=%s\n", name, p->job);
+	printf("unit=%s\njob=%s\n", p->name, p->job);
 	(void)fflush(stdout);
 	p->ev_poll = evtimer_new(p->base, on_poll, p);
 	p->ev_stream = event_new(p->base, p->stream, EV_READ | EV_PERSIST,
@@ -305,7 +345,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	/* Results always start on a line of their own. */
 	if (p->last != '\0' && p->last != '\n')
 		printf("\n");
-	print_state(name, &p->st);
+	print_state(p->name, &p->st);
 	printf("hints_job=%u hints_changed=%u\n", p->hints_job,
 	    p->hints_changed);
 	event_free(p->ev_poll);
@@ -330,7 +370,7 @@ main(int argc, char **argv)
 	if ((r = dbusd_open(p.base, on_hint, &p, &p.d)) < 0)
 		fatalx("dbusd_open: %s", strerror(-r));
 	if (strcmp(argv[1], "ident") == 0 && argc == 2)
-		rc = cmd_ident(p.d);
+		rc = cmd_ident(&p);
 	else if (strcmp(argv[1], "state") == 0 && argc == 3)
 		rc = cmd_state(p.d, argv[2]);
 	else if (strcmp(argv[1], "stop") == 0 && argc == 3)

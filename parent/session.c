@@ -1,0 +1,352 @@
+/*
+ * session.c: the life of a session in the root parent (root), as one
+ * table: state x event -> action, next state.  The relay's requests
+ * (dispatch.c, once proto/msgtab.c has checked them) and the news of
+ * the steps started here (auth.c, start.c, watch.c) arrive as events
+ * through parent_session_event(); only this file assigns a session's
+ * state and answers the relay about a session.  Each relay request has
+ * a row in every state msgtab.c allows it in.  A slot in AUTH is not a
+ * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
+ * given back to the relay (CLOSED) only once its unit is gone.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "proto/imsg.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	admit_busy;
+
+/* An action's outcome: the row's next state, or its alternative. */
+#define GO_NEXT	0
+#define GO_ALT	1
+
+typedef int (*session_action)(struct session *, struct imsg *, int);
+
+struct session_row {
+	enum sess_state		 state;
+	enum parent_session_ev	 ev;
+	session_action		 action;
+	enum sess_state		 next;
+	enum sess_state		 alt;
+};
+
+/* A relay that cannot take a message is as broken as one that lies. */
+static void
+session_send(struct session *s, uint32_t type, int fd, const void *data,
+    size_t len)
+{
+	if (imsg_send(parent->relay_fd, type, s->sid, fd, data, len) == -1)
+		fatal("send %s to relay", imsg_type_name(type));
+	log_debug("session %u: sent %s", s->sid, imsg_type_name(type));
+}
+
+static void
+session_send_code(struct session *s, uint32_t type, int code)
+{
+	struct imsg_code	 c;
+
+	memset(&c, 0, sizeof(c));
+	c.code = (uint32_t)code;
+	session_send(s, type, -1, &c, sizeof(c));
+}
+
+/* The transition running keeps going on the emptied slot. */
+static void
+session_clear(struct session *s, uint32_t sid, struct event *timer,
+    int in_event)
+{
+	memset(s, 0, sizeof(*s));
+	s->sid = sid;
+	s->relay_end = -1;
+	s->pidfd = -1;
+	s->timer = timer;
+	s->in_event = in_event;
+}
+
+void
+parent_session_init(struct session *s, uint32_t sid)
+{
+	struct event	*timer;
+
+	if ((timer = evtimer_new(parent->base, watch_timer, s)) == NULL)
+		fatalx("evtimer_new");
+	session_clear(s, sid, timer, 0);
+}
+
+/* Everything the slot holds is given back; the slot is FREE. */
+static void
+session_reset(struct session *s)
+{
+	auth_drop(s);
+	if (s->relay_end != -1)
+		close(s->relay_end);
+	if (s->pidfd != -1)
+		close(s->pidfd);
+	dbusd_req_free(s->req);		/* cancels what is in flight */
+	dbusd_req_free(s->start_call);
+	dbusd_req_free(s->kill_req);
+	evtimer_del(s->timer);
+	session_clear(s, s->sid, s->timer, s->in_event);
+}
+
+/* Slots past admission: each may hold a unit. */
+static int
+session_live_count(void)
+{
+	int	 i, n = 0;
+
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (parent->sessions[i].state != SS_FREE &&
+		    parent->sessions[i].state != SS_AUTH)
+			n++;
+	return n;
+}
+
+/* FREE, AUTH_REQ: the connection goes to auth.c, which keeps no copy. */
+static int
+act_admit_begin(struct session *s, struct imsg *m, int code)
+{
+	int	 conn = m->fd;
+
+	(void)code;
+	m->fd = -1;
+	auth_begin(s, conn);
+	return GO_NEXT;
+}
+
+/* AUTH, AUTH_DONE: admitted, or refused and the slot freed. */
+static int
+act_admit_end(struct session *s, struct imsg *m, int code)
+{
+	(void)m;
+	/* The relay's own cap is not trusted: a full table refuses here. */
+	if (code == 0 && session_live_count() >= OPTY_MAX_SESSIONS) {
+		log_info_limited(&admit_busy, "session %u: client pid %ld "
+		    "refused: %d sessions live",
+		    s->sid, (long)s->auth_pid, OPTY_MAX_SESSIONS);
+		code = ERR_BUSY;
+	}
+	if (code != 0) {
+		session_send_code(s, IMSG_AUTH_DENY, code);
+		session_reset(s);
+		return GO_ALT;
+	}
+	s->client_pid = s->auth_pid;
+	memcpy(s->invocation, s->auth_id.invocation, sizeof(s->invocation));
+	log_info("session %u: admitted client pid %ld", s->sid,
+	    (long)s->client_pid);
+	session_send(s, IMSG_AUTH_OK, -1, NULL, 0);
+	return GO_NEXT;
+}
+
+/*
+ * ADMITTED, START_REQ: the directory is checked and the call built now,
+ * while the relay's message is at hand; the client is authenticated
+ * again before the call is sent, and its failure is reported first.
+ */
+static int
+act_start_begin(struct session *s, struct imsg *m, int code)
+{
+	(void)code;
+	start_prepare(s, m);
+	auth_revalidate(s);
+	return GO_NEXT;
+}
+
+static void
+session_start_refused(struct session *s, int code)
+{
+	log_info("session %u: start refused: %s", s->sid,
+	    frame_error_text(code));
+	session_send_code(s, IMSG_START_FAIL, code);
+}
+
+/* STARTING, AUTH_DONE: the call goes to PID 1, or the start fails. */
+static int
+act_start_send(struct session *s, struct imsg *m, int code)
+{
+	(void)m;
+	if ((code = start_send(s, code)) == 0)
+		return GO_NEXT;
+	session_start_refused(s, code);
+	return GO_ALT;
+}
+
+/* STARTING, START_FAILED: PID 1 refused the unit or did not answer. */
+static int
+act_start_failed(struct session *s, struct imsg *m, int code)
+{
+	(void)m, (void)code;
+	session_start_refused(s, ERR_START);
+	return GO_NEXT;
+}
+
+/*
+ * STARTING, JOB_DONE: the master goes to the relay once the start job
+ * is over (watch.c says why not earlier).
+ */
+static int
+act_start_ok(struct session *s, struct imsg *m, int code)
+{
+	(void)m, (void)code;
+	if (s->relay_end == -1)
+		return GO_ALT;
+	session_send(s, IMSG_START_OK, s->relay_end, NULL, 0);
+	close(s->relay_end);
+	s->relay_end = -1;
+	return GO_NEXT;
+}
+
+/*
+ * The command's end, told to the relay as soon as the unit is inactive
+ * or failed (its cgroup empty, nothing left to write to the terminal):
+ * the relay sends the exit frame once it has read the master dry.  The
+ * slot stays taken until the unit is confirmed gone.
+ */
+static int
+act_report_exit(struct session *s, struct imsg *m, int code)
+{
+	struct imsg_exit	 ex;
+
+	(void)m, (void)code;
+	if (s->relay_end != -1) {
+		close(s->relay_end);
+		s->relay_end = -1;
+	}
+	memset(&ex, 0, sizeof(ex));
+	ex.code = (uint32_t)s->result.exec_code;
+	ex.status = (uint32_t)s->result.exec_status;
+	memcpy(ex.result, s->result.result, sizeof(ex.result) - 1);
+	session_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
+	return GO_NEXT;
+}
+
+static int
+act_signal(struct session *s, struct imsg *m, int code)
+{
+	(void)code;
+	signal_request(s, m);
+	return GO_NEXT;
+}
+
+/* The last word on a session: the relay may reuse the slot after this. */
+static int
+act_closed(struct session *s, struct imsg *m, int code)
+{
+	(void)m, (void)code;
+	session_send(s, IMSG_CLOSED, -1, NULL, 0);
+	if (s->argc != 0)
+		journal_session(s);
+	session_reset(s);
+	return GO_NEXT;
+}
+
+/* CLOSE_REQ: answered only once the unit is confirmed gone (watch.c). */
+static int
+act_close(struct session *s, struct imsg *m, int code)
+{
+	struct imsg_close	 c;
+
+	memcpy(&c, m->data, sizeof(c));
+	s->bytes_in = c.bytes_in;
+	s->bytes_out = c.bytes_out;
+	if (s->relay_end != -1) {
+		close(s->relay_end);
+		s->relay_end = -1;
+	}
+	/* No unit asked for yet (a re-authentication in flight is dropped). */
+	if (!s->unit_made) {
+		act_closed(s, m, code);
+		return GO_ALT;
+	}
+	/* PID 1 takes our calls in order: this stop follows any start. */
+	watch_stop(s);
+	watch_check(s);
+	return GO_NEXT;
+}
+
+/*
+ * Every (state, event) pair the session can meet.  A relay request
+ * without a row is a violation (dispatch.c); news from a step without
+ * a row changes nothing in that state (a start job ending after the
+ * close, the unit going away after the exit was told).
+ */
+#define ROW(st, ev, act, next, alt) \
+	{ SS_ ## st, PEV_ ## ev, act, SS_ ## next, SS_ ## alt }
+
+static const struct session_row session_table[] = {
+	/* state	event		action		   next, alternative */
+	ROW(FREE,	AUTH_REQ,	act_admit_begin,   AUTH, AUTH),
+	ROW(AUTH,	AUTH_DONE,	act_admit_end,	   ADMITTED, FREE),
+	ROW(ADMITTED,	START_REQ,	act_start_begin,   STARTING, STARTING),
+	ROW(ADMITTED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(STARTING,	AUTH_DONE,	act_start_send,	   STARTING, ENDED),
+	ROW(STARTING,	START_FAILED,	act_start_failed,  ENDED, ENDED),
+	ROW(STARTING,	JOB_DONE,	act_start_ok,	   RUNNING, STARTING),
+	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),
+	ROW(STARTING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(RUNNING,	SIGNAL_REQ,	act_signal,	   RUNNING, RUNNING),
+	ROW(RUNNING,	EXITED,		act_report_exit,   ENDED, ENDED),
+	ROW(RUNNING,	GONE,		act_report_exit,   ENDED, ENDED),
+	ROW(RUNNING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	/* A signal that crossed the exit report: checked, then dropped. */
+	ROW(ENDED,	SIGNAL_REQ,	act_signal,	   ENDED, ENDED),
+	ROW(ENDED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	ROW(CLOSING,	START_FAILED,	act_closed,	   FREE, FREE),
+	ROW(CLOSING,	GONE,		act_closed,	   FREE, FREE),
+};
+
+/* One transition; -1 if the table has no row for it. */
+static int
+session_step(struct session *s, enum parent_session_ev ev, struct imsg *m,
+    int code)
+{
+	const struct session_row	*row;
+	size_t				 i;
+
+	for (i = 0; i < sizeof(session_table) / sizeof(session_table[0]); i++) {
+		row = &session_table[i];
+		if (row->state != s->state || row->ev != ev)
+			continue;
+		s->state = row->action(s, m, code) == GO_NEXT ? row->next :
+		    row->alt;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The only way into a session's life.  An event posted by a step that
+ * this very transition started (a refusal found at once) waits until
+ * the transition has set the state, then runs: a step never sees a
+ * session half-way between two states.  The relay's messages always
+ * arrive from the loop, never inside a transition.
+ */
+int
+parent_session_event(struct session *s, enum parent_session_ev ev,
+    struct imsg *m, int code)
+{
+	int	 r;
+
+	if (s->in_event) {
+		if (m != NULL || s->ev_pending != PEV_NONE)
+			fatalx("session %u: event %d inside a transition",
+			    s->sid, ev);
+		s->ev_pending = ev;
+		s->ev_code = code;
+		return 0;
+	}
+	s->in_event = 1;
+	r = session_step(s, ev, m, code);
+	while (r == 0 && (ev = s->ev_pending) != PEV_NONE) {
+		s->ev_pending = PEV_NONE;
+		(void)session_step(s, ev, NULL, s->ev_code);
+	}
+	s->in_event = 0;
+	return r;
+}

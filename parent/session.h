@@ -1,0 +1,87 @@
+/*
+ * session.h: a session of the root parent, owned by parent/session.c
+ * (root).  Its one state is the channel's enum sess_state (proto/imsg.h),
+ * so the state proto/msgtab.c checks is the state the table moves, and
+ * only session.c assigns it.  The files session.c calls keep their own
+ * fields below and tell it what happened by parent_session_event() only.
+ */
+#ifndef OPTY_PARENT_SESSION_H
+#define OPTY_PARENT_SESSION_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "proto/imsg.h"
+#include "dbusd/dbusd.h"
+
+struct event;
+
+/* The columns of session.c's table: what may happen to a session. */
+enum parent_session_ev {
+	PEV_NONE = 0,
+	PEV_AUTH_REQ,		/* relay: a connection to admit */
+	PEV_START_REQ,		/* relay: the start request */
+	PEV_CLOSE_REQ,		/* relay: the client is gone */
+	PEV_SIGNAL_REQ,		/* relay: a signal for the command */
+	PEV_AUTH_DONE,		/* auth.c: an identity check ended (code) */
+	PEV_START_FAILED,	/* start.c: StartTransientUnit failed */
+	PEV_JOB_DONE,		/* watch.c: the unit's start job ended */
+	PEV_EXITED,		/* watch.c: main process reaped, unit quiet */
+	PEV_GONE,		/* watch.c: the unit no longer exists */
+};
+
+struct session {
+	uint32_t		 sid;
+	enum sess_state		 state;
+	/* The table's own: an event posted inside a transition waits. */
+	int			 in_event;
+	enum parent_session_ev	 ev_pending;
+	int			 ev_code;
+	int			 relay_end;	/* PTY master for the relay */
+	pid_t			 client_pid;
+	uint8_t			 invocation[16];	/* client's, at admission */
+	char			 unit[64];
+	char			 job[128];
+	struct dbusd_req	*req;		/* the request to PID 1 in flight */
+	/*
+	 * The unit's progress (start.c, watch.c): not the session's state,
+	 * since a close may cross any of it and a CLOSING session still
+	 * waits for its start's answer, its job, its exit and its end.
+	 */
+	int			 unit_made;	/* a unit of that name may exist */
+	int			 start_job;	/* its start job still runs */
+	int			 exited;	/* main exit recorded in result */
+	int			 stopping;	/* stop or reset requested */
+	int			 stop_late;	/* the overdue stop was logged */
+	int			 recheck;	/* a read asked for meanwhile */
+	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
+	struct unit_state	 result;	/* read once the main exited */
+	struct event		*timer;		/* the next state read */
+	/* start.c: the call built at START_REQ, sent after the re-check. */
+	struct dbusd_req	*start_call;
+	int			 start_code;	/* directory check, told after auth */
+	/* auth.c; AUTH is both waiting for a read and reading: these two. */
+	int			 pidfd;		/* the admitted peer's */
+	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
+	int			 auth_counted;	/* holds an admission read */
+	pid_t			 auth_pid;	/* the peer being authenticated */
+	struct client_ident	 auth_id;	/* its admission read */
+	/* signal.c: one KillUnit in flight, the rest queued. */
+	struct dbusd_req	*kill_req;
+	uint8_t			 sigq[8];
+	size_t			 sigq_n;
+	/* journal.c */
+	uint32_t		 runtime;
+	uint32_t		 argc;
+	char			 argv_hash[65];
+	uint64_t		 started_usec;
+	uint64_t		 bytes_in;
+	uint64_t		 bytes_out;
+};
+
+void	parent_session_init(struct session *, uint32_t);
+int	parent_session_event(struct session *, enum parent_session_ev,
+	    struct imsg *, int);
+
+#endif

@@ -1,0 +1,360 @@
+/*
+ * test_parent_session.c: the root parent's session table
+ * (parent/session.c), compiled into this test with the files it calls
+ * replaced by recorders.  Test only; any user.  Checks that the table
+ * has a row for a relay request in exactly the states proto/msgtab.c
+ * allows it in, walks a session's life through the real imsg channel
+ * (a socketpair standing for the relay), and shows that an event
+ * posted from inside a transition runs once that transition is done.
+ */
+#include <sys/socket.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+
+/* NOLINTNEXTLINE(bugprone-suspicious-include): the table is static */
+#include "parent/session.c"
+
+static struct parent	 t_parent;
+struct parent		*parent = &t_parent;
+
+static int	 t_relay = -1;		/* the relay's end of the channel */
+static int	 t_auth_code = -1;	/* auth_begin() refuses at once */
+static int	 t_start_code;		/* start_send()'s answer */
+static char	 t_calls[256];		/* the steps called, in order */
+
+static void
+called(const char *what)
+{
+	strncat(t_calls, what, sizeof(t_calls) - strlen(t_calls) - 1);
+	strncat(t_calls, " ", sizeof(t_calls) - strlen(t_calls) - 1);
+}
+
+/* The files session.c calls. */
+void
+auth_begin(struct session *s, int conn)
+{
+	close(conn);
+	called("auth_begin");
+	if (t_auth_code != -1)
+		parent_session_event(s, PEV_AUTH_DONE, NULL, t_auth_code);
+}
+
+void
+auth_revalidate(struct session *s)
+{
+	(void)s;
+	called("auth_revalidate");
+}
+
+void
+auth_drop(struct session *s)
+{
+	(void)s;
+}
+
+void
+start_prepare(struct session *s, struct imsg *m)
+{
+	s->argc = 1;
+	close(m->fd);
+	m->fd = -1;
+	called("start_prepare");
+}
+
+int
+start_send(struct session *s, int code)
+{
+	if (code == 0 && t_start_code == 0)
+		s->unit_made = 1;
+	called("start_send");
+	return code != 0 ? code : t_start_code;
+}
+
+void
+watch_stop(struct session *s)
+{
+	(void)s;
+	called("watch_stop");
+}
+
+void
+watch_check(struct session *s)
+{
+	(void)s;
+	called("watch_check");
+}
+
+void
+watch_timer(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	(void)arg;
+}
+
+void
+signal_request(struct session *s, struct imsg *m)
+{
+	(void)s;
+	(void)m;
+	called("signal_request");
+}
+
+void
+journal_session(const struct session *s)
+{
+	(void)s;
+	called("journal_session");
+}
+
+void
+dbusd_req_free(struct dbusd_req *req)
+{
+	assert_null(req);
+}
+
+static int
+setup(void **state)
+{
+	int	sp[2], i;
+
+	(void)state;
+	memset(t_calls, 0, sizeof(t_calls));
+	t_auth_code = -1;
+	t_start_code = 0;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC,
+	    0, sp), 0);
+	parent->relay_fd = sp[0];
+	t_relay = sp[1];
+	if (parent->base == NULL)
+		assert_non_null(parent->base = event_base_new());
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		parent_session_init(&parent->sessions[i], (uint32_t)i);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	int	i;
+
+	(void)state;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		event_free(parent->sessions[i].timer);
+	close(parent->relay_fd);
+	close(t_relay);
+	return 0;
+}
+
+/* The relay's next message: its type, its code if it has one. */
+static uint32_t
+relay_reads(uint32_t sid, int *fd, uint32_t *code)
+{
+	static struct imsg	 m;
+	struct imsg_code	 c;
+
+	assert_int_equal(imsg_recv(t_relay, TO_RELAY, &m), 1);
+	assert_int_equal(m.hdr.sid, sid);
+	if (fd != NULL)
+		*fd = m.fd;
+	else
+		assert_int_equal(m.fd, -1);
+	if (code != NULL) {
+		assert_int_equal(m.hdr.len, sizeof(c));
+		memcpy(&c, m.data, sizeof(c));
+		*code = c.code;
+	}
+	return m.hdr.type;
+}
+
+static int
+relay_sends(struct session *s, enum parent_session_ev ev, uint32_t type,
+    int fd, const void *data, uint32_t len)
+{
+	static struct imsg	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = type;
+	m.hdr.sid = s->sid;
+	m.hdr.len = len;
+	m.fd = fd;
+	if (len > 0)
+		memcpy(m.data, data, len);
+	return parent_session_event(s, ev, &m, 0);
+}
+
+static int
+has_row(enum sess_state st, enum parent_session_ev ev)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(session_table) / sizeof(session_table[0]); i++)
+		if (session_table[i].state == st && session_table[i].ev == ev)
+			return 1;
+	return 0;
+}
+
+/* A row for each relay request in each state msgtab.c allows, no more. */
+static void
+test_rows_match_msgtab(void **state)
+{
+	const struct { uint32_t type; enum parent_session_ev ev; } req[] = {
+		{ IMSG_AUTH_REQ, PEV_AUTH_REQ },
+		{ IMSG_START_REQ, PEV_START_REQ },
+		{ IMSG_CLOSE_REQ, PEV_CLOSE_REQ },
+		{ IMSG_SIGNAL_REQ, PEV_SIGNAL_REQ },
+	};
+	struct imsg	 m;
+	size_t		 i;
+	int		 st;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		m.hdr.type = req[i].type;
+		for (st = 0; st < SS_NSTATES; st++)
+			assert_int_equal(has_row((enum sess_state)st,
+			    req[i].ev), imsg_check_state(&m,
+			    (enum sess_state)st) == 0);
+	}
+}
+
+/* FREE -> AUTH -> ADMITTED -> STARTING -> RUNNING -> ENDED -> CLOSING. */
+static void
+test_life(void **state)
+{
+	struct session		*s = &parent->sessions[5];
+	struct imsg_close	 c = { 10, 20 };
+	int			 p[2], fd;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
+	    NULL, 0), 0);
+	assert_int_equal(s->state, SS_AUTH);
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_ADMITTED);
+	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_AUTH_OK);
+	assert_int_equal(relay_sends(s, PEV_START_REQ, IMSG_START_REQ, p[1],
+	    NULL, 0), 0);
+	assert_int_equal(s->state, SS_STARTING);
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_STARTING);
+	assert_true((s->relay_end = dup(2)) != -1);
+	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_RUNNING);
+	assert_int_equal(s->relay_end, -1);
+	assert_int_equal(relay_reads(5, &fd, NULL), IMSG_START_OK);
+	assert_true(fd != -1);
+	close(fd);
+	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_EXIT);
+	/* The unit going away after the exit was told changes nothing. */
+	assert_int_equal(parent_session_event(s, PEV_GONE, NULL, 0), -1);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
+	    sizeof(c)), 0);
+	assert_int_equal(s->state, SS_CLOSING);
+	assert_int_equal(parent_session_event(s, PEV_GONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
+	assert_string_equal(t_calls, "auth_begin start_prepare "
+	    "auth_revalidate start_send watch_stop watch_check "
+	    "journal_session ");
+}
+
+/*
+ * A refusal auth_begin() finds at once is posted inside the AUTH_REQ
+ * transition: it runs after it, in AUTH, and frees the slot.
+ */
+static void
+test_refused_at_once(void **state)
+{
+	struct session	*s = &parent->sessions[3];
+	uint32_t	 code;
+	int		 p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	close(p[1]);
+	t_auth_code = ERR_AUTH_PID;
+	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
+	    NULL, 0), 0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(s->in_event, 0);
+	assert_int_equal(relay_reads(3, NULL, &code), IMSG_AUTH_DENY);
+	assert_int_equal(code, ERR_AUTH_PID);
+}
+
+/* The parent's own cap: a full table refuses an admission. */
+static void
+test_busy(void **state)
+{
+	struct session	*s = &parent->sessions[OPTY_MAX_SESSIONS];
+	uint32_t	 code;
+	int		 i;
+
+	(void)state;
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+		parent->sessions[i].state = SS_RUNNING;
+	s->state = SS_AUTH;
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(relay_reads((uint32_t)OPTY_MAX_SESSIONS, NULL, &code),
+	    IMSG_AUTH_DENY);
+	assert_int_equal(code, ERR_BUSY);
+	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
+		parent->sessions[i].state = SS_FREE;
+}
+
+/* A close crossing the start call: the slot waits for the unit's end. */
+static void
+test_close_while_starting(void **state)
+{
+	struct session		*s = &parent->sessions[1];
+	struct imsg_close	 c = { 0, 0 };
+	uint32_t		 code;
+
+	(void)state;
+	s->state = SS_STARTING;
+	t_start_code = ERR_START;
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(1, NULL, &code), IMSG_START_FAIL);
+	assert_int_equal(code, ERR_START);
+	s->state = SS_STARTING;
+	s->unit_made = 1;
+	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
+	    sizeof(c)), 0);
+	assert_int_equal(s->state, SS_CLOSING);
+	assert_int_equal(parent_session_event(s, PEV_START_FAILED, NULL, 0),
+	    0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(relay_reads(1, NULL, NULL), IMSG_CLOSED);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_match_msgtab),
+		cmocka_unit_test_setup_teardown(test_life, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_at_once, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_close_while_starting,
+		    setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
