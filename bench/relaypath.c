@@ -146,7 +146,7 @@ raw_read(int cfd)
 	return n;
 }
 
-/* client_pump() and stream_push_input() without the event loop. */
+/* pump_input() and its write to the master without the event loop. */
 static uint64_t
 relay_in(int cfd, int sfd)
 {

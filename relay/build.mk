@@ -3,7 +3,7 @@
 
 RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
 RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
-			   relay/client.c relay/stream.c relay/parent.c \
+			   relay/pump.c relay/conn.c relay/chan.c \
 			   $(RELAY_CORE_SRCS)
 
 PROGS			+= opencode-pty-relay
