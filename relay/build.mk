@@ -26,7 +26,7 @@ opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # run the parser of untrusted input.
 opencode-pty-relay_LDFLAGS	= -Wl,--fatal-warnings \
 				  $(if $(strip $(SAN)),,-static-pie)
-SCRIPT_TESTS		+= regress/host/relay-nonss.sh
+SCRIPT_TESTS		+= regress/host/relay-nonss.sh regress/host/relay-layers.sh
 
 TESTS			+= test_sandbox test_relay_intake test_relay_outbuf
 test_sandbox_SRCS	:= regress/unit/test_sandbox.c relay/sandbox.c \
