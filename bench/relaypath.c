@@ -84,7 +84,7 @@ send_all(int fd, const uint8_t *p, size_t len)
 	}
 }
 
-/* client_flush(): send what the outbuf holds, consume what went. */
+/* conn_flush(): send what the outbuf holds, consume what went. */
 static uint64_t
 relay_out(int sfd, int cfd)
 {
