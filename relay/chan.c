@@ -42,7 +42,7 @@ static chan_sent_fn	*chan_sent_cb;		/* session.c: START_REQ left */
 /* The sessions with an unsent message, oldest first; one entry each. */
 static struct session	*chan_q[OPTY_MAX_SLOTS];
 static size_t		 chan_qn;
-static int		 chan_done;		/* SHUTDOWN_DONE: 1 owed, 2 sent */
+static int		 chan_done;	/* SHUTDOWN_DONE: 1 owed, 2 sent */
 
 static struct imsg	chan_in;		/* too large for the stack */
 static uint8_t		chan_scratch[IMSG_MAX_PAYLOAD];

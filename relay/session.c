@@ -238,7 +238,7 @@ session_step(struct session *s, int rv)
 
 /* The client or the master can be read or written: pump.c moves bytes. */
 static void
-client_cb(int fd, short what, void *arg)
+session_client_cb(int fd, short what, void *arg)
 {
 	(void)fd;
 	session_step(arg, (what & EV_READ) ? pump_input(arg) :
@@ -246,7 +246,7 @@ client_cb(int fd, short what, void *arg)
 }
 
 static void
-master_cb(int fd, short what, void *arg)
+session_master_cb(int fd, short what, void *arg)
 {
 	(void)fd;
 	session_step(arg, (what & EV_READ) ? pump_master_read(arg) :
@@ -254,7 +254,7 @@ master_cb(int fd, short what, void *arg)
 }
 
 static void
-client_gone_cb(int fd, short what, void *arg)
+session_gone_cb(int fd, short what, void *arg)
 {
 	struct session	*s = arg;
 
@@ -265,7 +265,7 @@ client_gone_cb(int fd, short what, void *arg)
 }
 
 static void
-start_timeout_cb(int fd, short what, void *arg)
+session_timeout_cb(int fd, short what, void *arg)
 {
 	struct session	*s = arg;
 
@@ -280,7 +280,7 @@ start_timeout_cb(int fd, short what, void *arg)
 
 /* Input held back while a start request waited goes on from here. */
 static void
-resume_cb(int fd, short what, void *arg)
+session_resume_cb(int fd, short what, void *arg)
 {
 	uint32_t	 i;
 
@@ -304,7 +304,7 @@ session_start_sent(struct session *s)
 }
 
 static void
-accept_cb(int fd, short what, void *arg)
+session_accept_cb(int fd, short what, void *arg)
 {
 	struct session	*s;
 	uint32_t	 i;
@@ -352,11 +352,11 @@ accept_cb(int fd, short what, void *arg)
 		log_debug("session %u: accepted, asking the parent", s->id);
 		s->cfd = cfd;
 		if (event_assign(s->ev_cread, sess_base, cfd,
-		    EV_READ | EV_PERSIST, client_cb, s) == -1 ||
+		    EV_READ | EV_PERSIST, session_client_cb, s) == -1 ||
 		    event_assign(s->ev_cwrite, sess_base, cfd,
-		    EV_WRITE | EV_PERSIST, client_cb, s) == -1 ||
+		    EV_WRITE | EV_PERSIST, session_client_cb, s) == -1 ||
 		    event_assign(s->ev_cgone, sess_base, cfd,
-		    EV_CLOSED | EV_PERSIST, client_gone_cb, s) == -1)
+		    EV_CLOSED | EV_PERSIST, session_gone_cb, s) == -1)
 			fatalx("event_assign client");
 		s->state = SS_AUTH;
 		/* The relay keeps its own copy; it reads nothing until OK. */
@@ -392,9 +392,9 @@ session_running(struct session *s, int fd)
 	log_debug("session %u: unit running", s->id);
 	s->sfd = fd;
 	if (event_assign(s->ev_sread, sess_base, fd, EV_READ | EV_PERSIST,
-	    master_cb, s) == -1 ||
+	    session_master_cb, s) == -1 ||
 	    event_assign(s->ev_swrite, sess_base, fd, EV_WRITE | EV_PERSIST,
-	    master_cb, s) == -1)
+	    session_master_cb, s) == -1)
 		fatalx("event_assign stream");
 	s->state = SS_RUNNING;
 	if (s->ws_pending)
@@ -550,7 +550,7 @@ session_event(void)
 	struct event	*ev;
 
 	/* Assigned a real descriptor and callback when a session opens. */
-	if ((ev = event_new(sess_base, -1, 0, start_timeout_cb, NULL)) ==
+	if ((ev = event_new(sess_base, -1, 0, session_timeout_cb, NULL)) ==
 	    NULL)
 		fatalx("event_new");
 	return ev;
@@ -564,9 +564,9 @@ session_init(struct event_base *base, int lsock)
 	uint32_t	 i;
 
 	sess_base = base;
-	ev_listen = event_new(base, lsock, EV_READ | EV_PERSIST, accept_cb,
-	    NULL);
-	ev_resume = event_new(base, -1, 0, resume_cb, NULL);
+	ev_listen = event_new(base, lsock, EV_READ | EV_PERSIST,
+	    session_accept_cb, NULL);
+	ev_resume = event_new(base, -1, 0, session_resume_cb, NULL);
 	if (ev_listen == NULL || ev_resume == NULL)
 		fatalx("event_new");
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
@@ -579,7 +579,7 @@ session_init(struct event_base *base, int lsock)
 		s->ev_sread = session_event();
 		s->ev_swrite = session_event();
 		s->ev_timer = session_event();
-		if (evtimer_assign(s->ev_timer, base, start_timeout_cb, s) ==
+		if (evtimer_assign(s->ev_timer, base, session_timeout_cb, s) ==
 		    -1)
 			fatalx("evtimer_assign");
 	}

@@ -59,7 +59,8 @@ for c in relay/*.c; do
 done
 r=$(rings "$@")
 [ -z "$r" ] || fail "relay files that call each other: $r"
-n=$(nm "$@" | awk '$2 == "T" && $3 ~ /^(parent|client)_/' | head -n 3)
+n=$(nm "$@" | awk '($2 == "T" || $2 == "t") && $3 ~ /^(parent|client)_/' |
+    head -n 3)
 [ -z "$n" ] || fail "relay functions named after another process: $n"
 m=$BUILD/obj/proto/msgtab.o
 [ -f "$m" ] || fail "$m not built"
