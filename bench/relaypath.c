@@ -84,7 +84,7 @@ send_all(int fd, const uint8_t *p, size_t len)
 	}
 }
 
-/* client_flush(): send what the outbuf holds, consume what went. */
+/* conn_flush(): send what the outbuf holds, consume what went. */
 static uint64_t
 relay_out(int sfd, int cfd)
 {
@@ -146,7 +146,7 @@ raw_read(int cfd)
 	return n;
 }
 
-/* client_pump() and stream_push_input() without the event loop. */
+/* pump_input() and its write to the master without the event loop. */
 static uint64_t
 relay_in(int cfd, int sfd)
 {

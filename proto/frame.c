@@ -224,30 +224,6 @@ start_encode(const struct start_req *req, uint8_t *buf, size_t len)
 }
 
 int
-exit_decode(const uint8_t *buf, size_t len, struct exit_info *ei)
-{
-	uint32_t	rlen;
-	int		rv;
-
-	if (len < EXIT_FIXED_LEN)
-		return FRAME_E_TRUNCATED;
-	rlen = get32(buf + 5);
-	if (rlen > EXIT_MAX_RESULT)
-		return FRAME_E_STRING;
-	if (rlen > len - EXIT_FIXED_LEN)
-		return FRAME_E_TRUNCATED;
-	if (rlen < len - EXIT_FIXED_LEN)
-		return FRAME_E_TRAILING;
-	if ((rv = check_text(buf + EXIT_FIXED_LEN, rlen)) != FRAME_OK)
-		return rv;
-	ei->code = buf[0];
-	ei->status = get32(buf + 1);
-	memcpy(ei->result, buf + EXIT_FIXED_LEN, rlen);
-	ei->result[rlen] = '\0';
-	return FRAME_OK;
-}
-
-int
 exit_encode(const struct exit_info *ei, uint8_t *buf, size_t len)
 {
 	size_t	rlen;
@@ -265,29 +241,6 @@ exit_encode(const struct exit_info *ei, uint8_t *buf, size_t len)
 	put32(buf + 5, (uint32_t)rlen);
 	memcpy(buf + EXIT_FIXED_LEN, ei->result, rlen);
 	return (int)(EXIT_FIXED_LEN + rlen);
-}
-
-int
-error_decode(const uint8_t *buf, size_t len, struct error_info *ei)
-{
-	uint16_t	tlen;
-	int		rv;
-
-	if (len < ERROR_FIXED_LEN)
-		return FRAME_E_TRUNCATED;
-	tlen = get16(buf + 2);
-	if (tlen > ERROR_MAX_TEXT)
-		return FRAME_E_STRING;
-	if (tlen > len - ERROR_FIXED_LEN)
-		return FRAME_E_TRUNCATED;
-	if (tlen < len - ERROR_FIXED_LEN)
-		return FRAME_E_TRAILING;
-	if ((rv = check_text(buf + ERROR_FIXED_LEN, tlen)) != FRAME_OK)
-		return rv;
-	ei->code = get16(buf);
-	memcpy(ei->text, buf + ERROR_FIXED_LEN, tlen);
-	ei->text[tlen] = '\0';
-	return FRAME_OK;
 }
 
 /* A NULL text sends the default text of the code. */

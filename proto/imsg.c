@@ -2,8 +2,9 @@
  * imsg.c: send and receive one parent-relay message per SOCK_SEQPACKET
  * packet.  Runs on both sides; in the root parent it is the first code
  * to touch what a possibly compromised relay wrote, so every packet is
- * checked against msgtab.c before it is returned, and on any error
- * every descriptor that came with it is closed.
+ * checked against the table in msgtab.c before it is returned, and on
+ * any error every descriptor that came with it is closed.  The table is
+ * data; every function that reads it is here.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -35,6 +36,88 @@ union imsg_cmsgbuf {
 	struct cmsghdr	hdr;
 	char		buf[CMSG_SPACE(sizeof(int) * IMSG_RECV_FDS)];
 };
+
+/* NULL for anything not in the table, type 0 included. */
+const struct msgtab_ent *
+msgtab_lookup(uint32_t type)
+{
+	if (type >= IMSG_TYPE_MAX || msgtab[type].name == NULL)
+		return NULL;
+	return &msgtab[type];
+}
+
+const char *
+imsg_type_name(uint32_t type)
+{
+	const struct msgtab_ent	*ent;
+
+	if ((ent = msgtab_lookup(type)) == NULL)
+		return "unknown";
+	return ent->name;
+}
+
+const char *
+sess_state_name(int state)
+{
+	if (state < 0 || state >= SS_NSTATES)
+		return "unknown";
+	return sess_state_names[state];
+}
+
+int
+imsg_check_state(const struct imsg *msg, enum sess_state state)
+{
+	const struct msgtab_ent	*ent;
+
+	if ((ent = msgtab_lookup(msg->hdr.type)) == NULL)
+		return IMSG_E_STATE;
+	if ((int)state < 0 || state >= SS_NSTATES)
+		return IMSG_E_STATE;
+	if ((ent->states & SS_BIT(state)) == 0)
+		return IMSG_E_STATE;
+	return 0;
+}
+
+const char *
+imsg_strerror(int status)
+{
+	switch (status) {
+	case 1:
+		return "message";
+	case 0:
+		return "end of file";
+	case IMSG_E_IO:
+		return "receive failed";
+	case IMSG_E_TRUNC:
+		return "packet truncated";
+	case IMSG_E_CTRUNC:
+		return "control data truncated";
+	case IMSG_E_CMSG:
+		return "unexpected control message";
+	case IMSG_E_NFDS:
+		return "more than one descriptor";
+	case IMSG_E_SHORT:
+		return "packet shorter than header";
+	case IMSG_E_LENGTH:
+		return "header length does not match packet";
+	case IMSG_E_TYPE:
+		return "unknown message type";
+	case IMSG_E_DIR:
+		return "message type sent in wrong direction";
+	case IMSG_E_SIZE:
+		return "payload size not allowed for type";
+	case IMSG_E_FD_UNEXPECTED:
+		return "descriptor on a type that takes none";
+	case IMSG_E_FD_MISSING:
+		return "descriptor missing";
+	case IMSG_E_SID:
+		return "session id out of range";
+	case IMSG_E_STATE:
+		return "message not allowed in session state";
+	default:
+		return "unknown";
+	}
+}
 
 /* The checks imsg_send() shares with the receiver's table rules. */
 static int

@@ -1,8 +1,8 @@
 /*
  * imsg.h: the parent-relay message channel.  One message per
  * SOCK_SEQPACKET packet: a fixed header, a payload, at most one
- * descriptor.  Every received message is checked against the one table
- * in msgtab.c before anybody looks at it.
+ * descriptor.  Every received message is checked (imsg.c) against the
+ * one table, the data in msgtab.c, before anybody looks at it.
  */
 #ifndef OPTY_IMSG_H
 #define OPTY_IMSG_H
@@ -134,6 +134,10 @@ enum imsg_status {
 	IMSG_E_SID = -13,	/* session id out of range */
 	IMSG_E_STATE = -14,	/* not allowed in the session's state */
 };
+
+/* The table (msgtab.c, data only), indexed by type and by state. */
+extern const struct msgtab_ent	msgtab[IMSG_TYPE_MAX];
+extern const char *const	sess_state_names[SS_NSTATES];
 
 const struct msgtab_ent *msgtab_lookup(uint32_t);
 const char *imsg_type_name(uint32_t);

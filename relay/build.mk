@@ -3,7 +3,7 @@
 
 RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
 RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
-			   relay/client.c relay/stream.c relay/parent.c \
+			   relay/pump.c relay/conn.c relay/chan.c \
 			   $(RELAY_CORE_SRCS)
 
 PROGS			+= opencode-pty-relay
@@ -26,7 +26,7 @@ opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # run the parser of untrusted input.
 opencode-pty-relay_LDFLAGS	= -Wl,--fatal-warnings \
 				  $(if $(strip $(SAN)),,-static-pie)
-SCRIPT_TESTS		+= regress/host/relay-nonss.sh
+SCRIPT_TESTS		+= regress/host/relay-nonss.sh regress/host/relay-layers.sh
 
 TESTS			+= test_sandbox test_relay_intake test_relay_outbuf
 test_sandbox_SRCS	:= regress/unit/test_sandbox.c relay/sandbox.c \
@@ -35,10 +35,11 @@ test_sandbox_LIBS	:= $(LIBEVENT) $(LIBSECCOMP) $(LIBSYSTEMD)
 test_relay_intake_SRCS	:= regress/unit/test_relay_intake.c relay/intake.c \
 			   $(PROTO_FRAME_SRCS)
 test_relay_outbuf_SRCS	:= regress/unit/test_relay_outbuf.c relay/outbuf.c \
-			   $(PROTO_FRAME_SRCS)
+			   regress/framedec.c $(PROTO_FRAME_SRCS)
 
 TOOLS			+= opty-forgedparent
 opty-forgedparent_SRCS	:= regress/tools/opty-forgedparent.c \
+			   regress/framedec.c \
 			   $(PROTO_FRAME_SRCS) $(PROTO_IMSG_SRCS) \
 			   $(PROTO_LOG_SRCS)
 opty-forgedparent_LIBS	:= $(LIBSYSTEMD)

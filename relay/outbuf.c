@@ -63,19 +63,6 @@ outbuf_put_exit(struct outbuf *ob, const struct exit_info *ei)
 	return outbuf_commit(ob, FRAME_EXIT, (size_t)n);
 }
 
-int
-outbuf_put_error(struct outbuf *ob, uint16_t code)
-{
-	int	n;
-
-	if (!outbuf_empty(ob))
-		return -1;
-	if ((n = error_encode(code, NULL, ob->buf + FRAME_HDR_LEN,
-	    FRAME_MAX_INPUT)) < 0)
-		return -1;
-	return outbuf_commit(ob, FRAME_ERROR, (size_t)n);
-}
-
 const uint8_t *
 outbuf_pending(const struct outbuf *ob, size_t *lenp)
 {

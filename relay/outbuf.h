@@ -11,7 +11,7 @@
 
 #include "proto/frame.h"
 
-/* Large enough for an output frame; exit and error frames are smaller. */
+/* Large enough for an output frame; an exit frame is smaller. */
 #define OUTBUF_SIZE	(FRAME_HDR_LEN + FRAME_MAX_INPUT)
 
 struct outbuf {
@@ -25,7 +25,6 @@ int	 outbuf_empty(const struct outbuf *);
 uint8_t	*outbuf_payload(struct outbuf *, size_t *);
 int	 outbuf_commit(struct outbuf *, uint8_t, size_t);
 int	 outbuf_put_exit(struct outbuf *, const struct exit_info *);
-int	 outbuf_put_error(struct outbuf *, uint16_t);
 const uint8_t *outbuf_pending(const struct outbuf *, size_t *);
 void	 outbuf_consume(struct outbuf *, size_t);
 

@@ -5,7 +5,9 @@
  * its numeric uid and gid on the command line; it prepares what its loop needs,
  * locks itself into an empty chroot as its own user under a seccomp
  * allowlist (sandbox.c), and from then on parses every untrusted client
- * frame and moves bytes between clients and unit streams.
+ * frame and moves bytes between clients and unit streams.  main() wires
+ * the layers: the channel (chan.c) hands each parent message to the
+ * session table (session.c), which drives everything else.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -23,8 +25,6 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 #include "relay/sandbox.h"
-
-struct relay	relay;
 
 static void __attribute__((noreturn))
 usage(void)
@@ -140,52 +140,13 @@ make_base(void)
 	return base;
 }
 
-static void
-make_events(void)
-{
-	relay.chan = RELAY_FD_PARENT;
-	relay.lsock = RELAY_FD_LISTEN;
-	relay.ev_chan = event_new(relay.base, relay.chan,
-	    EV_READ | EV_PERSIST, relay_dispatch_parent, NULL);
-	relay.ev_chan_write = event_new(relay.base, relay.chan,
-	    EV_WRITE | EV_PERSIST, parent_write_cb, NULL);
-	relay.ev_listen = event_new(relay.base, relay.lsock,
-	    EV_READ | EV_PERSIST, client_accept_cb, NULL);
-	relay.ev_resume = event_new(relay.base, -1, 0, parent_resume_cb,
-	    NULL);
-	if (relay.ev_chan == NULL || relay.ev_chan_write == NULL ||
-	    relay.ev_listen == NULL || relay.ev_resume == NULL)
-		fatalx("event_new");
-	session_table_init();
-}
-
-/*
- * Out of descriptors, or every authentication slot busy: stop accepting
- * until a slot changes hands.
- */
-void
-relay_listen_pause(void)
-{
-	event_del(relay.ev_listen);
-	relay.listen_paused = 1;
-}
-
-void
-relay_listen_resume(void)
-{
-	if (!relay.listen_paused || relay.shutting)
-		return;
-	relay.listen_paused = 0;
-	if (event_add(relay.ev_listen, NULL) == -1)
-		fatalx("event_add");
-}
-
 int
 main(int argc, char *argv[])
 {
-	uid_t	uid = 0;
-	gid_t	gid = 0;
-	int	ch, verbose = 0;
+	struct event_base	*base;
+	uid_t			 uid = 0;
+	gid_t			 gid = 0;
+	int			 ch, verbose = 0;
 
 	log_init("relay", 0);
 	while ((ch = getopt(argc, argv, "g:u:v")) != -1) {
@@ -215,16 +176,16 @@ main(int argc, char *argv[])
 	set_flags(RELAY_FD_PARENT);
 	set_flags(RELAY_FD_LISTEN);
 	ignore_signals();
-	relay.base = make_base();
-	make_events();
+	base = make_base();
+	chan_init(base, RELAY_FD_PARENT, session_handle, session_start_sent);
+	session_init(base, RELAY_FD_LISTEN);
 
 	relay_sandbox(OPTY_EMPTY_DIR, uid, gid);
 	log_debug("sandboxed, serving");
 
-	if (event_add(relay.ev_chan, NULL) == -1 ||
-	    event_add(relay.ev_listen, NULL) == -1)
-		fatalx("event_add");
-	if (event_base_dispatch(relay.base) == -1)
+	chan_open();
+	session_listen();
+	if (event_base_dispatch(base) == -1)
 		fatalx("event loop failed");
 	fatalx("event loop ended");
 }

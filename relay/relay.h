@@ -1,7 +1,11 @@
 /*
- * relay.h: shared state of the opencode-pty relay, the unprivileged,
+ * relay.h: the session of the opencode-pty relay, the unprivileged,
  * sandboxed process that parses every client frame and moves bytes
- * between client sockets and unit streams (docs/RELAY.md).
+ * between client sockets and PTY masters (docs/RELAY.md), and the
+ * functions of each of its files.  Layers, each calling only those
+ * below it: relay.c (main) -> session.c (the table, every state
+ * change) -> pump.c (bytes) -> conn.c (the client socket); chan.c (the
+ * channel to the root parent) is below session.c and pump.c.
  */
 #ifndef RELAY_RELAY_H
 #define RELAY_RELAY_H
@@ -22,6 +26,7 @@ struct event;
 #define RELAY_START_TIMEOUT	10	/* seconds from admission */
 #define RELAY_MAX_RECV_FDS	4	/* room to see surplus descriptors */
 
+/* One slot of the table in session.c; its index is the session id. */
 struct session {
 	uint32_t		 id;		/* == slot index */
 	enum sess_state		 state;		/* relay's view */
@@ -35,8 +40,7 @@ struct session {
 	struct event		*ev_swrite;
 	struct event		*ev_timer;	/* start frame deadline */
 
-	uint32_t		 pending;	/* imsg not yet sent, or 0 */
-	uint64_t		 pending_seq;	/* FIFO order of pending */
+	uint32_t		 pending;	/* imsg queued in chan.c, or 0 */
 	int			 start_sent;	/* START_REQ reached parent */
 	int			 resume;	/* pump the client input again */
 
@@ -62,62 +66,43 @@ struct session {
 	struct intake		 in;
 };
 
-struct relay {
-	struct event_base	*base;
-	int			 chan;		/* RELAY_FD_PARENT */
-	int			 lsock;		/* RELAY_FD_LISTEN */
-	struct event		*ev_chan;
-	struct event		*ev_chan_write;
-	struct event		*ev_listen;
-	struct event		*ev_resume;	/* deferred client_pump() */
-	int			 listen_paused;
-	int			 shutting;	/* IMSG_SHUTDOWN received */
-	int			 shutdown_told;	/* SHUTDOWN_DONE owed or sent */
-	uint64_t		 seq;
-	struct session		 sess[OPTY_MAX_SLOTS];
-};
+/* session.c: the slot table and every change of a session's state */
+void	 session_init(struct event_base *, int);
+void	 session_listen(void);
+void	 session_handle(struct imsg *);
+void	 session_start_sent(struct session *);
 
-extern struct relay	relay;
+/*
+ * pump.c: bytes between a session's client and its PTY master.  It
+ * changes no state; its result, for session.c, is PUMP_WAIT, PUMP_START
+ * or, >= 0, the end of the session with that error code for the client
+ * (0: none).
+ */
+#define PUMP_WAIT	(-1)	/* nothing more to do now */
+#define PUMP_START	(-2)	/* a valid start frame in ADMITTED */
+int	 pump_input(struct session *);
+int	 pump_output(struct session *);
+int	 pump_master_read(struct session *);
+int	 pump_master_write(struct session *);
+int	 pump_exit(struct session *);
+void	 pump_resize(struct session *, const struct winsize_req *);
+void	 pump_signal(struct session *, uint8_t);
+void	 pump_watch(struct session *);
 
-/* session.c */
-void	 session_table_init(void);
-struct session *session_alloc(void);
-int	 session_count(int);
-void	 session_teardown(struct session *);
-void	 session_attach_client(struct session *, int);
-void	 session_attach_stream(struct session *, int);
-void	 session_end(struct session *, uint16_t);
-void	 session_free(struct session *);
-void	 session_update_events(struct session *);
-void	 relay_send_frame(int, uint8_t, const uint8_t *, size_t);
-void	 relay_send_error(int, uint16_t);
+/* conn.c: one client connection: reads, the held frame, last words */
+int	 conn_read(struct session *, uint16_t *);
+int	 conn_flush(struct session *);
+void	 conn_send_frame(int, uint8_t, const uint8_t *, size_t);
+void	 conn_send_error(int, uint16_t);
 
-/* relay.c */
-void	 relay_listen_pause(void);
-void	 relay_listen_resume(void);
-
-/* client.c */
-void	 client_accept_cb(int, short, void *);
-void	 client_read_cb(int, short, void *);
-void	 client_write_cb(int, short, void *);
-void	 client_gone_cb(int, short, void *);
-void	 client_timeout_cb(int, short, void *);
-void	 client_pump(struct session *);
-void	 client_flush(struct session *);
-
-/* stream.c */
-void	 stream_read_cb(int, short, void *);
-void	 stream_write_cb(int, short, void *);
-int	 stream_push_input(struct session *);
-void	 stream_check_end(struct session *);
-void	 stream_resize(struct session *, const struct winsize_req *);
-void	 stream_signal(struct session *, uint8_t);
-
-/* parent.c */
-void	 relay_dispatch_parent(int, short, void *);
-void	 parent_write_cb(int, short, void *);
-void	 parent_resume_cb(int, short, void *);
-void	 parent_queue(struct session *, uint32_t);
-void	 relay_shutdown_progress(void);
+/* chan.c: the channel to the root parent (fd RELAY_FD_PARENT) */
+typedef void	chan_msg_fn(struct imsg *);
+typedef void	chan_sent_fn(struct session *);
+void	 chan_init(struct event_base *, int, chan_msg_fn *, chan_sent_fn *);
+void	 chan_open(void);
+void	 chan_queue(struct session *, uint32_t);
+void	 chan_shutdown_done(void);
+uint16_t chan_code(const struct imsg *);
+void	 chan_exit(const struct imsg *, struct exit_info *);
 
 #endif

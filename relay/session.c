@@ -1,16 +1,20 @@
 /*
- * session.c: the relay's slot table (docs/RELAY.md).  Runs in the
- * unprivileged, sandboxed relay.  Slot index == session id.  A slot is
- * taken at accept and becomes free again only when the parent confirms
- * that the unit is gone (IMSG_CLOSED) or refused the client
- * (IMSG_AUTH_DENY).  The table has room for OPTY_MAX_SESSIONS admitted
- * sessions and OPTY_MAX_AUTH connections waiting for authentication,
- * each counted apart, so the cap of OPTY_MAX_SESSIONS counts units and
- * peers being refused never take a session's place.
+ * session.c: the relay's slot table and every change of a session's
+ * state (docs/RELAY.md).  Runs in the unprivileged, sandboxed relay.
+ * Slot index == session id.  A slot is taken at accept and becomes free
+ * again only when the parent confirms that the unit is gone
+ * (IMSG_CLOSED) or refused the client (IMSG_AUTH_DENY).  The table has
+ * room for OPTY_MAX_SESSIONS admitted sessions and OPTY_MAX_AUTH
+ * connections waiting for authentication, each counted apart, so the
+ * cap of OPTY_MAX_SESSIONS counts units and peers being refused never
+ * take a session's place.
  *
- * Every event of a slot is allocated once at start-up and only
- * re-assigned later: no allocation per connection, and teardown is the
- * one place that closes a session's descriptors, exactly once.
+ * Every event lands here: the listening socket, a session's client and
+ * master (handed to pump.c, whose result decides), its start deadline,
+ * and each message of the parent (from chan.c).  Every event of a slot
+ * is allocated once at start-up and only re-assigned later: no
+ * allocation per connection, and teardown is the one place that closes
+ * a session's descriptors, exactly once.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -27,6 +31,21 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
+static struct session	 sess[OPTY_MAX_SLOTS];	/* the one table */
+static struct event_base *sess_base;
+static struct event	*ev_listen;
+static struct event	*ev_resume;		/* deferred pump_input() */
+static int		 listen_paused;
+static int		 shutting;		/* IMSG_SHUTDOWN received */
+static int		 shutdown_told;		/* SHUTDOWN_DONE queued */
+
+/* Refusals any peer can cause, one line each, within a limit. */
+static struct log_limit	accept_busy;
+static struct log_limit	chan_denied;
+
+/* Scratch for the early encoding check of a start request. */
+static uint8_t	sess_scratch[IMSG_MAX_PAYLOAD];
+
 static void
 session_clear(struct session *s)
 {
@@ -34,7 +53,6 @@ session_clear(struct session *s)
 	s->cfd = -1;
 	s->sfd = -1;
 	s->pending = 0;
-	s->pending_seq = 0;
 	s->start_sent = 0;
 	s->resume = 0;
 	s->got_exit = 0;
@@ -56,95 +74,45 @@ session_clear(struct session *s)
 	intake_init(&s->in);
 }
 
-static struct event *
-session_event(void)
+/*
+ * Out of descriptors, or every authentication slot busy: stop accepting
+ * until a slot changes hands.
+ */
+static void
+listen_pause(void)
 {
-	struct event	*ev;
-
-	/* Assigned a real descriptor and callback when a session opens. */
-	if ((ev = event_new(relay.base, -1, 0, client_timeout_cb, NULL)) ==
-	    NULL)
-		fatalx("event_new");
-	return ev;
+	event_del(ev_listen);
+	listen_paused = 1;
 }
 
-void
-session_table_init(void)
+static void
+listen_resume(void)
 {
-	struct session	*s;
-	uint32_t	 i;
-
-	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		s = &relay.sess[i];
-		s->id = i;
-		session_clear(s);
-		s->ev_cread = session_event();
-		s->ev_cwrite = session_event();
-		s->ev_cgone = session_event();
-		s->ev_sread = session_event();
-		s->ev_swrite = session_event();
-		s->ev_timer = session_event();
-		if (evtimer_assign(s->ev_timer, relay.base, client_timeout_cb,
-		    s) == -1)
-			fatalx("evtimer_assign");
-	}
-}
-
-/* The lowest free slot; client.c keeps both counts under their caps. */
-struct session *
-session_alloc(void)
-{
-	uint32_t	i;
-
-	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		if (relay.sess[i].state == SS_FREE)
-			return &relay.sess[i];
-	return NULL;
+	if (!listen_paused || shutting)
+		return;
+	listen_paused = 0;
+	if (event_add(ev_listen, NULL) == -1)
+		fatalx("event_add");
 }
 
 /* Slots waiting for authentication (auth != 0) or past it (auth == 0). */
-int
+static int
 session_count(int auth)
 {
 	uint32_t	i;
 	int		n = 0;
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		if (relay.sess[i].state == SS_FREE)
+		if (sess[i].state == SS_FREE)
 			continue;
-		if ((relay.sess[i].state == SS_AUTH) == (auth != 0))
+		if ((sess[i].state == SS_AUTH) == (auth != 0))
 			n++;
 	}
 	return n;
 }
 
-/* Gives a session its client: the events now watch that descriptor. */
-void
-session_attach_client(struct session *s, int fd)
-{
-	s->cfd = fd;
-	if (event_assign(s->ev_cread, relay.base, fd, EV_READ | EV_PERSIST,
-	    client_read_cb, s) == -1 ||
-	    event_assign(s->ev_cwrite, relay.base, fd, EV_WRITE | EV_PERSIST,
-	    client_write_cb, s) == -1 ||
-	    event_assign(s->ev_cgone, relay.base, fd, EV_CLOSED | EV_PERSIST,
-	    client_gone_cb, s) == -1)
-		fatalx("event_assign client");
-}
-
-void
-session_attach_stream(struct session *s, int fd)
-{
-	s->sfd = fd;
-	if (event_assign(s->ev_sread, relay.base, fd, EV_READ | EV_PERSIST,
-	    stream_read_cb, s) == -1 ||
-	    event_assign(s->ev_swrite, relay.base, fd, EV_WRITE | EV_PERSIST,
-	    stream_write_cb, s) == -1)
-		fatalx("event_assign stream");
-}
-
 /* Closes every descriptor and stops every event; the state stays. */
-void
+static void
 session_teardown(struct session *s)
 {
 	event_del(s->ev_cread);
@@ -167,12 +135,27 @@ session_teardown(struct session *s)
 	s->in_off = 0;
 }
 
+/* SHUTDOWN_DONE is owed once no client is left to tell. */
+static void
+shutdown_progress(void)
+{
+	uint32_t	 i;
+
+	if (!shutting || shutdown_told)
+		return;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (sess[i].state != SS_FREE && sess[i].state != SS_CLOSING)
+			return;
+	shutdown_told = 1;
+	chan_shutdown_done();
+}
+
 /*
  * Ends a live session from the relay's side: an optional error frame
  * for the client, everything closed, and the parent asked to stop the
  * unit.  The slot stays taken until the parent answers IMSG_CLOSED.
  */
-void
+static void
 session_end(struct session *s, uint16_t code)
 {
 	log_debug("session %u: end in %s, code %u, in %llu, out %llu",
@@ -180,13 +163,12 @@ session_end(struct session *s, uint16_t code)
 	    (unsigned long long)s->bytes_in,
 	    (unsigned long long)s->bytes_out);
 	if (code != 0 && outbuf_empty(&s->out))
-		relay_send_error(s->cfd, code);
+		conn_send_error(s->cfd, code);
 	session_teardown(s);
 	s->state = SS_CLOSING;
 	s->sigq_n = 0;
-	parent_queue(s, IMSG_CLOSE_REQ);
-	if (relay.shutting)
-		relay_shutdown_progress();
+	chan_queue(s, IMSG_CLOSE_REQ);
+	shutdown_progress();
 }
 
 /*
@@ -207,7 +189,7 @@ session_release(void *buf, size_t len)
 		log_warn("madvise");
 }
 
-void
+static void
 session_free(struct session *s)
 {
 	session_teardown(s);
@@ -215,84 +197,397 @@ session_free(struct session *s)
 	session_release(s->raw, sizeof(s->raw));
 	session_release(s->out.buf, sizeof(s->out.buf));
 	session_release(s->in.fr.payload, sizeof(s->in.fr.payload));
-	relay_listen_resume();
+	listen_resume();
+}
+
+/* A valid start frame: hand it to the parent, descriptor attached. */
+static void
+session_started(struct session *s)
+{
+	event_del(s->ev_timer);
+	s->in.start.rows = s->ws.rows;
+	s->in.start.cols = s->ws.cols;
+	/*
+	 * Encoded once here to refuse what the parent's format cannot
+	 * carry while the client can still be told; chan.c encodes again
+	 * when the channel takes the message.
+	 */
+	if (msg_start_encode(&s->in.start, sess_scratch,
+	    sizeof(sess_scratch)) < 0) {
+		session_end(s, ERR_PROTOCOL);
+		return;
+	}
+	log_debug("session %u: start frame, %u arguments, %ux%u", s->id,
+	    s->in.start.argc, s->ws.rows, s->ws.cols);
+	s->state = SS_STARTING;
+	chan_queue(s, IMSG_START_REQ);
+	pump_watch(s);
+}
+
+/* What pump.c found: the start frame, the end, or nothing more now. */
+static void
+session_step(struct session *s, int rv)
+{
+	if (rv == PUMP_START)
+		session_started(s);
+	else if (rv >= 0)
+		session_end(s, (uint16_t)rv);
+	else if (s->state != SS_FREE && s->state != SS_CLOSING)
+		pump_watch(s);
+}
+
+/* The client or the master can be read or written: pump.c moves bytes. */
+static void
+session_client_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	session_step(arg, (what & EV_READ) ? pump_input(arg) :
+	    pump_output(arg));
 }
 
 static void
-ev_want(struct event *ev, short what, int want)
+session_master_cb(int fd, short what, void *arg)
 {
-	int	pending;
-
-	pending = event_pending(ev, what, NULL);
-	if (want && !pending) {
-		if (event_add(ev, NULL) == -1)
-			fatalx("event_add");
-	} else if (!want && pending)
-		event_del(ev);
+	(void)fd;
+	session_step(arg, (what & EV_READ) ? pump_master_read(arg) :
+	    pump_master_write(arg));
 }
 
-static int
-session_live(const struct session *s)
+static void
+session_gone_cb(int fd, short what, void *arg)
 {
-	return s->state == SS_ADMITTED || s->state == SS_STARTING ||
-	    s->state == SS_RUNNING;
+	struct session	*s = arg;
+
+	(void)fd;
+	(void)what;
+	log_debug("session %u: client hung up", s->id);
+	session_end(s, 0);
 }
 
-/*
- * Watches exactly what the session can make progress on.  Not reading
- * while a frame is held is the backpressure in both directions.
- */
-void
-session_update_events(struct session *s)
+static void
+session_timeout_cb(int fd, short what, void *arg)
 {
-	int	live = session_live(s) && s->cfd != -1;
-	int	input_held = s->in.fr.ready && s->in.fr.hdr.type == FRAME_INPUT;
+	struct session	*s = arg;
 
-	ev_want(s->ev_cread, EV_READ, live && !s->in.fr.ready &&
-	    !s->in.failed && s->raw_off == s->raw_len && !s->exit_queued &&
-	    !s->shutdown);
-	ev_want(s->ev_cgone, EV_CLOSED, live);
-	ev_want(s->ev_cwrite, EV_WRITE, live && !outbuf_empty(&s->out));
-	ev_want(s->ev_sread, EV_READ, live && s->sfd != -1 &&
-	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
-	    !s->exit_queued && !s->shutdown);
-	ev_want(s->ev_swrite, EV_WRITE, live && s->sfd != -1 &&
-	    input_held && !s->stream_dead);
-}
-
-/*
- * One frame written at once, best effort, to a client that has nothing
- * else queued: used for error frames just before a close, and for the
- * exit frame of a unit that never ran.  The socket buffer of a fresh
- * connection is empty, so a frame this small fits unless the peer has
- * gone, and then nobody is left to tell.
- */
-void
-relay_send_frame(int fd, uint8_t type, const uint8_t *payload, size_t len)
-{
-	uint8_t	buf[FRAME_HDR_LEN + ERROR_FIXED_LEN + ERROR_MAX_TEXT];
-	ssize_t	n;
-
-	if (fd == -1 || len > sizeof(buf) - FRAME_HDR_LEN)
+	(void)fd;
+	(void)what;
+	if (s == NULL || s->state != SS_ADMITTED)
 		return;
-	frame_hdr_encode(buf, type, (uint32_t)len);
-	if (len > 0)
-		memcpy(buf + FRAME_HDR_LEN, payload, len);
-	do {
-		n = send(fd, buf, FRAME_HDR_LEN + len,
-		    MSG_DONTWAIT | MSG_NOSIGNAL);
-	} while (n == -1 && errno == EINTR);
-	if (n == -1)
-		log_debug("frame to client: %s", strerror(errno));
+	log_info("session %u: no start frame within %d s", s->id,
+	    RELAY_START_TIMEOUT);
+	session_end(s, ERR_PROTOCOL);
 }
 
-void
-relay_send_error(int fd, uint16_t code)
+/* Input held back while a start request waited goes on from here. */
+static void
+session_resume_cb(int fd, short what, void *arg)
 {
-	uint8_t	payload[ERROR_FIXED_LEN + ERROR_MAX_TEXT];
+	uint32_t	 i;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (sess[i].resume)
+			session_step(&sess[i], pump_input(&sess[i]));
+}
+
+/* chan.c: the start request left; the parent holds its own copy now. */
+void
+session_start_sent(struct session *s)
+{
+	close(intake_take_dirfd(&s->in));
+	intake_done(&s->in);
+	s->start_sent = 1;
+	s->resume = 1;
+	event_active(ev_resume, EV_TIMEOUT, 0);
+}
+
+static void
+session_accept_cb(int fd, short what, void *arg)
+{
+	struct session	*s;
+	uint32_t	 i;
+	int		 cfd;
+
+	(void)what;
+	(void)arg;
+	for (;;) {
+		/*
+		 * Every authentication slot busy: the next peers wait in the
+		 * listen backlog, not refused, until an answer frees one.
+		 */
+		if (session_count(1) >= OPTY_MAX_AUTH) {
+			listen_pause();
+			return;
+		}
+		/* accept4(2) takes a NULL addrlen with a NULL addr. */
+		/* cppcheck-suppress nullPointer */
+		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd == -1) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			/* Out of descriptors or memory: wait for a free slot. */
+			log_warn("accept");
+			listen_pause();
+			return;
+		}
+		if (session_count(0) >= OPTY_MAX_SESSIONS) {
+			log_info_limited(&accept_busy, "refusing a client: %d "
+			    "sessions live",
+			    OPTY_MAX_SESSIONS);
+			conn_send_error(cfd, ERR_BUSY);
+			close(cfd);
+			continue;
+		}
+		/* The lowest free slot; both counts are under their caps. */
+		for (i = 0; i < OPTY_MAX_SLOTS; i++)
+			if (sess[i].state == SS_FREE)
+				break;
+		if (i == OPTY_MAX_SLOTS)
+			fatalx("slot table full below both caps");
+		s = &sess[i];
+		log_debug("session %u: accepted, asking the parent", s->id);
+		s->cfd = cfd;
+		if (event_assign(s->ev_cread, sess_base, cfd,
+		    EV_READ | EV_PERSIST, session_client_cb, s) == -1 ||
+		    event_assign(s->ev_cwrite, sess_base, cfd,
+		    EV_WRITE | EV_PERSIST, session_client_cb, s) == -1 ||
+		    event_assign(s->ev_cgone, sess_base, cfd,
+		    EV_CLOSED | EV_PERSIST, session_gone_cb, s) == -1)
+			fatalx("event_assign client");
+		s->state = SS_AUTH;
+		/* The relay keeps its own copy; it reads nothing until OK. */
+		chan_queue(s, IMSG_AUTH_REQ);
+	}
+}
+
+static void
+session_admitted(struct session *s)
+{
+	struct timeval	tv = { RELAY_START_TIMEOUT, 0 };
+
+	log_debug("session %u: admitted", s->id);
+	s->state = SS_ADMITTED;
+	intake_init(&s->in);
+	if (shutting) {
+		session_end(s, ERR_SHUTDOWN);
+		return;
+	}
+	if (evtimer_add(s->ev_timer, &tv) == -1)
+		fatalx("evtimer_add");
+	pump_watch(s);
+	listen_resume();		/* an authentication slot is free */
+}
+
+static void
+session_running(struct session *s, int fd)
+{
+	if (s->state == SS_CLOSING) {
+		close(fd);		/* crossed our close request */
+		return;
+	}
+	log_debug("session %u: unit running", s->id);
+	s->sfd = fd;
+	if (event_assign(s->ev_sread, sess_base, fd, EV_READ | EV_PERSIST,
+	    session_master_cb, s) == -1 ||
+	    event_assign(s->ev_swrite, sess_base, fd, EV_WRITE | EV_PERSIST,
+	    session_master_cb, s) == -1)
+		fatalx("event_assign stream");
+	s->state = SS_RUNNING;
+	if (s->ws_pending)
+		pump_resize(s, &s->ws);
+	if (s->sigq_n > 0)
+		chan_queue(s, IMSG_SIGNAL_REQ);
+	if (s->shutdown) {
+		session_end(s, ERR_SHUTDOWN);
+		return;
+	}
+	s->resume = 1;			/* an input frame may be waiting */
+	event_active(ev_resume, EV_TIMEOUT, 0);
+	pump_watch(s);
+}
+
+static void
+session_exit(struct session *s, const struct imsg *m)
+{
+	uint8_t	payload[EXIT_FIXED_LEN + EXIT_MAX_RESULT];
 	int	n;
 
-	if ((n = error_encode(code, NULL, payload, sizeof(payload))) < 0)
+	if (s->state == SS_CLOSING)
+		return;			/* crossed our close request */
+	if (s->got_exit)
+		fatalx("session %u: second exit report", s->id);
+	chan_exit(m, &s->exit);
+	s->got_exit = 1;
+	log_debug("session %u: exit %u/%u %s", s->id, s->exit.code,
+	    s->exit.status, s->exit.result);
+	if (s->state == SS_STARTING) {
+		/* Never ran, so no output can be lost behind this frame. */
+		if ((n = exit_encode(&s->exit, payload, sizeof(payload))) < 0)
+			fatalx("session %u: exit not encodable", s->id);
+		conn_send_frame(s->cfd, FRAME_EXIT, payload, (size_t)n);
+		session_end(s, 0);
 		return;
-	relay_send_frame(fd, FRAME_ERROR, payload, (size_t)n);
+	}
+	session_step(s, pump_exit(s));
+}
+
+/*
+ * The supervisor is stopping: every client is given the output already
+ * read, then ERR_SHUTDOWN, then its connection closes; nothing more is
+ * read from any client or terminal, and no connection is accepted.
+ * SHUTDOWN_DONE tells the parent once no client is left to tell; a
+ * client still being authenticated is told when its answer comes.
+ */
+static void
+session_shutdown(void)
+{
+	struct session	*s;
+	uint32_t	 i;
+
+	if (shutting)
+		fatalx("second SHUTDOWN from the parent");
+	log_info("the supervisor is stopping: telling every client");
+	shutting = 1;
+	listen_pause();
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &sess[i];
+		switch (s->state) {
+		case SS_ADMITTED:
+		case SS_STARTING:
+			session_end(s, ERR_SHUTDOWN);
+			break;
+		case SS_RUNNING:
+			s->shutdown = 1;
+			if (!s->exit_queued && outbuf_empty(&s->out))
+				session_end(s, ERR_SHUTDOWN);
+			else
+				pump_watch(s);
+			break;
+		default:
+			break;
+		}
+	}
+	shutdown_progress();
+}
+
+/*
+ * Beyond the table: an answer to a request still queued here, or a
+ * CLOSED before our CLOSE_REQ left, cannot come from a sane parent.
+ */
+static void
+session_check_order(const struct session *s, const struct imsg *m)
+{
+	uint32_t	t = m->hdr.type;
+
+	if (s->pending != 0 && s->pending != IMSG_SIGNAL_REQ &&
+	    (s->pending != IMSG_CLOSE_REQ || t == IMSG_CLOSED))
+		fatalx("session %u: %s before our %s was sent", s->id,
+		    imsg_type_name(t), imsg_type_name(s->pending));
+	if ((t == IMSG_START_OK || t == IMSG_START_FAIL || t == IMSG_EXIT) &&
+	    !s->start_sent)
+		fatalx("session %u: %s without a start request", s->id,
+		    imsg_type_name(t));
+}
+
+/* chan.c: one message of the parent, already checked against msgtab. */
+void
+session_handle(struct imsg *m)
+{
+	struct session	*s = &sess[m->hdr.sid];
+	int		 fd = m->fd;
+
+	if (imsg_check_state(m, s->state) != 0)
+		fatalx("session %u: %s not allowed in state %s", s->id,
+		    imsg_type_name(m->hdr.type), sess_state_name(s->state));
+	session_check_order(s, m);
+	m->fd = -1;
+
+	switch (m->hdr.type) {
+	case IMSG_AUTH_OK:
+		session_admitted(s);
+		break;
+	case IMSG_AUTH_DENY:
+		log_info_limited(&chan_denied, "session %u: client denied, "
+		    "code %u", s->id,
+		    chan_code(m));
+		conn_send_error(s->cfd, chan_code(m));
+		session_free(s);
+		shutdown_progress();
+		break;
+	case IMSG_START_OK:
+		session_running(s, fd);
+		break;
+	case IMSG_START_FAIL:
+		if (s->state == SS_CLOSING)
+			break;
+		log_info("session %u: start failed, code %u", s->id,
+		    chan_code(m));
+		session_end(s, chan_code(m));
+		break;
+	case IMSG_EXIT:
+		session_exit(s, m);
+		break;
+	case IMSG_CLOSED:
+		log_debug("session %u: closed, slot free", s->id);
+		session_free(s);
+		break;
+	case IMSG_SHUTDOWN:
+		session_shutdown();
+		break;
+	default:
+		fatalx("session %u: unhandled %s", s->id,
+		    imsg_type_name(m->hdr.type));
+	}
+}
+
+static struct event *
+session_event(void)
+{
+	struct event	*ev;
+
+	/* Assigned a real descriptor and callback when a session opens. */
+	if ((ev = event_new(sess_base, -1, 0, session_timeout_cb, NULL)) ==
+	    NULL)
+		fatalx("event_new");
+	return ev;
+}
+
+/* Every event the table will use, made before the sandbox. */
+void
+session_init(struct event_base *base, int lsock)
+{
+	struct session	*s;
+	uint32_t	 i;
+
+	sess_base = base;
+	ev_listen = event_new(base, lsock, EV_READ | EV_PERSIST,
+	    session_accept_cb, NULL);
+	ev_resume = event_new(base, -1, 0, session_resume_cb, NULL);
+	if (ev_listen == NULL || ev_resume == NULL)
+		fatalx("event_new");
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &sess[i];
+		s->id = i;
+		session_clear(s);
+		s->ev_cread = session_event();
+		s->ev_cwrite = session_event();
+		s->ev_cgone = session_event();
+		s->ev_sread = session_event();
+		s->ev_swrite = session_event();
+		s->ev_timer = session_event();
+		if (evtimer_assign(s->ev_timer, base, session_timeout_cb, s) ==
+		    -1)
+			fatalx("evtimer_assign");
+	}
+}
+
+void
+session_listen(void)
+{
+	if (event_add(ev_listen, NULL) == -1)
+		fatalx("event_add");
 }

@@ -3,7 +3,8 @@
 
 TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
 			   opty-steal opty-flood
-opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c proto/frame.c \
+opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c regress/framedec.c \
+			   proto/frame.c \
 			   proto/framerd.c proto/errtext.c proto/ttyrules.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
 			   proto/imsg.c proto/cmsgfd.c proto/msgtab.c proto/msgstart.c \
@@ -51,7 +52,8 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 -include $(shell find $(BUILD)/obj-forgedrelay -name "*.d" 2>/dev/null)
 
 opty-steal_SRCS		:= regress/tools/opty-steal.c
-opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
+opty-flood_SRCS		:= regress/tools/opty-flood.c regress/framedec.c \
+			   proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
 
 TOOLS			+= opty-argenc

@@ -24,6 +24,7 @@
 
 #include "proto/config.h"
 #include "proto/frame.h"
+#include "regress/framedec.h"
 
 #define FLOOD_CODES	32
 

@@ -29,6 +29,7 @@
 #include "proto/config.h"
 #include "proto/frame.h"
 #include "proto/imsg.h"
+#include "regress/framedec.h"
 
 #define WAIT_MS		5000
 

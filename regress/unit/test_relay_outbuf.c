@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
+#include "regress/framedec.h"
 #include "relay/outbuf.h"
 
 static struct outbuf	ob;
@@ -92,17 +93,22 @@ test_exit_frame(void **state)
 	assert_true(outbuf_empty(&ob));
 }
 
+/* Any payload written in place goes out behind its header. */
 static void
 test_error_frame(void **state)
 {
 	struct error_info	 ei;
 	const uint8_t		*p;
-	size_t			 len;
+	uint8_t			*w;
+	size_t			 len, room;
 	struct frame_hdr	 h;
+	int			 n;
 
 	(void)state;
 	outbuf_init(&ob);
-	assert_int_equal(outbuf_put_error(&ob, ERR_BUSY), 0);
+	assert_non_null(w = outbuf_payload(&ob, &room));
+	assert_true((n = error_encode(ERR_BUSY, NULL, w, room)) > 0);
+	assert_int_equal(outbuf_commit(&ob, FRAME_ERROR, (size_t)n), 0);
 	p = outbuf_pending(&ob, &len);
 	assert_int_equal(frame_hdr_decode(p, len, &h), FRAME_OK);
 	assert_int_equal(h.type, FRAME_ERROR);
