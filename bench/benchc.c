@@ -42,7 +42,7 @@
 #include "proto/config.h"
 #include "proto/frame.h"
 #include "proto/log.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 #define MAX_CONNS	64
 #define READ_SIZE	(256 * 1024)

@@ -5,7 +5,7 @@ BENCH_COMMON_SRCS	:= bench/clock.c proto/log.c
 
 TOOLS			+= opty-benchc opty-benchunit opty-benchexec \
 			   opty-relaypath
-opty-benchc_SRCS	:= bench/benchc.c $(BENCH_COMMON_SRCS) regress/framedec.c \
+opty-benchc_SRCS	:= bench/benchc.c $(BENCH_COMMON_SRCS) regress/framepeer.c \
 			   proto/frame.c proto/framerd.c proto/errtext.c proto/ttyrules.c
 opty-benchunit_SRCS	:= bench/benchunit.c $(BENCH_COMMON_SRCS) \
 			   bench/benchprops.c dbusd/name.c proto/argcodec.c \

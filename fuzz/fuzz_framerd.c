@@ -29,6 +29,7 @@
 
 #include "fuzz/fuzz.h"
 #include "proto/frame.h"
+#include "regress/framepeer.h"
 
 #define MAX_SPLITS	15
 #define MAX_STREAM	(1u << 17)	/* longer inputs are skipped */

@@ -18,11 +18,14 @@ opencode-pty-client_NOSAN := 1
 # test_dircheck's child loads a filter too.
 VALGRIND_NATIVE	:= test_sandbox test_client test_dircheck
 
-# The two daemons run where no ASAN_OPTIONS reaches them: under SAN they
-# link their sanitizer defaults (regress/asan/sanopts.c says which and why).
+# The two daemons (and the forged relay and its supervisor, installed in
+# their place by 60-forged-relay) run where no ASAN_OPTIONS reaches
+# them: under SAN they link their sanitizer defaults
+# (regress/asan/sanopts.c says which and why).
 ifneq ($(strip $(SAN)),)
-$(BUILD)/bin/opencode-pty-supervisor $(BUILD)/bin/opencode-pty-relay: \
-    $(BUILD)/obj/regress/asan/sanopts.o
+$(BUILD)/bin/opencode-pty-supervisor $(BUILD)/bin/opencode-pty-relay \
+    $(BUILD)/tools/opty-supervisor-forgedrelay \
+    $(BUILD)/tools/opty-forgedrelay: $(BUILD)/obj/regress/asan/sanopts.o
 endif
 
 ASAN_BUILD	?= build-asan

@@ -11,9 +11,9 @@ PROTO_LOG_SRCS		:= proto/log.c
 TESTS			+= test_frame test_framerd test_imsg test_msgstart \
 			   test_argcodec test_vectors
 test_frame_SRCS		:= regress/unit/test_frame.c regress/unit/seedreq.c \
-			   regress/framedec.c $(PROTO_FRAME_SRCS)
+			   regress/framepeer.c $(PROTO_FRAME_SRCS)
 test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
-test_vectors_SRCS	:= regress/unit/test_vectors.c regress/framedec.c \
+test_vectors_SRCS	:= regress/unit/test_vectors.c regress/framepeer.c \
 			   $(PROTO_FRAME_SRCS)
 test_imsg_SRCS		:= regress/unit/test_imsg.c $(PROTO_IMSG_SRCS) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)

@@ -304,17 +304,6 @@ signal_decode(const uint8_t *buf, size_t len, uint8_t *sig)
 	return FRAME_OK;
 }
 
-int
-signal_encode(uint8_t sig, uint8_t *buf, size_t len)
-{
-	if (!signal_allowed(sig))
-		return FRAME_E_SIGNAL;
-	if (len < SIGNAL_LEN)
-		return FRAME_E_SPACE;
-	buf[0] = sig;
-	return SIGNAL_LEN;
-}
-
 const char *
 frame_strerror(int status)
 {

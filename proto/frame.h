@@ -112,7 +112,7 @@ struct exit_info {
 	char		result[EXIT_MAX_RESULT + 1];	/* systemd Result */
 };
 
-/* Decoded by regress/framedec.c only: no shipped program reads one. */
+/* Decoded by regress/framepeer.c only: no shipped program reads one. */
 struct error_info {
 	uint16_t	code;		/* enum frame_error */
 	char		text[ERROR_MAX_TEXT + 1];
@@ -131,7 +131,6 @@ int	error_encode(uint16_t, const char *, uint8_t *, size_t);
 int	resize_decode(const uint8_t *, size_t, struct winsize_req *);
 int	resize_encode(const struct winsize_req *, uint8_t *, size_t);
 int	signal_decode(const uint8_t *, size_t, uint8_t *);
-int	signal_encode(uint8_t, uint8_t *, size_t);
 int	winsize_valid(uint32_t, uint32_t);
 int	signal_allowed(uint32_t);	/* the fixed set of frame type 7 */
 const char *frame_strerror(int);	/* text of an enum frame_status */

@@ -35,11 +35,11 @@ test_sandbox_LIBS	:= $(LIBEVENT) $(LIBSECCOMP) $(LIBSYSTEMD)
 test_relay_intake_SRCS	:= regress/unit/test_relay_intake.c relay/intake.c \
 			   $(PROTO_FRAME_SRCS)
 test_relay_outbuf_SRCS	:= regress/unit/test_relay_outbuf.c relay/outbuf.c \
-			   regress/framedec.c $(PROTO_FRAME_SRCS)
+			   regress/framepeer.c $(PROTO_FRAME_SRCS)
 
 TOOLS			+= opty-forgedparent
 opty-forgedparent_SRCS	:= regress/tools/opty-forgedparent.c \
-			   regress/framedec.c \
+			   regress/framepeer.c \
 			   $(PROTO_FRAME_SRCS) $(PROTO_IMSG_SRCS) \
 			   $(PROTO_LOG_SRCS)
 opty-forgedparent_LIBS	:= $(LIBSYSTEMD)

@@ -3,7 +3,7 @@
 
 TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
 			   opty-steal opty-flood
-opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c regress/framedec.c \
+opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c regress/framepeer.c \
 			   proto/frame.c \
 			   proto/framerd.c proto/errtext.c proto/ttyrules.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
@@ -52,7 +52,7 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 -include $(shell find $(BUILD)/obj-forgedrelay -name "*.d" 2>/dev/null)
 
 opty-steal_SRCS		:= regress/tools/opty-steal.c
-opty-flood_SRCS		:= regress/tools/opty-flood.c regress/framedec.c \
+opty-flood_SRCS		:= regress/tools/opty-flood.c regress/framepeer.c \
 			   proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
 

@@ -24,7 +24,7 @@
 
 #include "proto/config.h"
 #include "proto/frame.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 #define FLOOD_CODES	32
 

@@ -29,7 +29,7 @@
 #include "proto/config.h"
 #include "proto/frame.h"
 #include "proto/imsg.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 #define WAIT_MS		5000
 

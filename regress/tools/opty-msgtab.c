@@ -23,7 +23,7 @@ print_states(uint32_t states)
 	}
 	for (s = 0; s < SS_NSTATES; s++)
 		if (states & SS_BIT(s)) {
-			printf("%s%s", sep, sess_state_name(s));
+			printf("%s%s", sep, sess_state_names[s]);
 			sep = ", ";
 		}
 }
@@ -35,7 +35,8 @@ main(void)
 	uint32_t		 t;
 
 	for (t = 0; t < IMSG_TYPE_MAX; t++) {
-		if ((e = msgtab_lookup(t)) == NULL)
+		e = &msgtab[t];
+		if (e->name == NULL)
 			continue;
 		printf("%s|%s|", e->name,
 		    e->dir == TO_PARENT ? "relay→parent" : "parent→relay");

@@ -53,7 +53,7 @@
 
 #include "proto/config.h"
 #include "proto/frame.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 #define CLIENT_PATH	OPTY_LIBEXECDIR "/opencode-pty-client"
 #define MAX_EXTRA	16	/* -R and -S frames */

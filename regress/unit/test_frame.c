@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 #include "regress/unit/seedreq.h"
 
 /* A raw big-endian payload builder, independent of frame.c. */

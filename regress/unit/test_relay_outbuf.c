@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 #include "relay/outbuf.h"
 
 static struct outbuf	ob;

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 #define VECTORS_FILE	"regress/data/frame-vectors.txt"
 #define LINE_MAX_LEN	(2 * (FRAME_HDR_LEN + FRAME_MAX_PAYLOAD) + 512)

@@ -1,6 +1,7 @@
 /*
- * framedec.c: decoders of the exit and error frames (docs/PROTOCOL.md),
- * which the relay only encodes.  Test only: the tests and tools read
+ * framepeer.c: decoders of the exit and error frames (docs/PROTOCOL.md),
+ * which the relay only encodes, and the encoder of the signal frame,
+ * which only the Node module sends.  Test only: the tests and tools read
  * what the relay wrote with the same checks a client makes, bounds
  * checked subtractively against the bytes that remain.
  */
@@ -8,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "regress/framedec.h"
+#include "regress/framepeer.h"
 
 static uint32_t
 get32(const uint8_t *p)
@@ -76,4 +77,15 @@ error_decode(const uint8_t *buf, size_t len, struct error_info *ei)
 	memcpy(ei->text, buf + ERROR_FIXED_LEN, tlen);
 	ei->text[tlen] = '\0';
 	return FRAME_OK;
+}
+
+int
+signal_encode(uint8_t sig, uint8_t *buf, size_t len)
+{
+	if (!signal_allowed(sig))
+		return FRAME_E_SIGNAL;
+	if (len < SIGNAL_LEN)
+		return FRAME_E_SPACE;
+	buf[0] = sig;
+	return SIGNAL_LEN;
 }

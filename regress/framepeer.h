@@ -1,0 +1,20 @@
+/*
+ * framepeer.h: the frame codecs only a test peer needs: decoders of the
+ * two frames only the relay sends, exit and error, for the tests, forged
+ * peers and benchmarks that read them as a client would, and the encoder
+ * of the signal frame, which only the Node module (JavaScript) sends
+ * (test only, never linked into a shipped program).
+ */
+#ifndef OPTY_FRAMEPEER_H
+#define OPTY_FRAMEPEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/frame.h"
+
+int	exit_decode(const uint8_t *, size_t, struct exit_info *);
+int	error_decode(const uint8_t *, size_t, struct error_info *);
+int	signal_encode(uint8_t, uint8_t *, size_t);
+
+#endif
