@@ -121,7 +121,9 @@ bg_wait() {
 fd_open() {
 	i=0
 	while [ $i -lt 100 ]; do
-		ls -l "/proc/$1/fd" 2>/dev/null | grep -q " -> $2\$" && return 0
+		for f in "/proc/$1/fd"/*; do
+			[ "$(readlink "$f")" = "$2" ] && return 0
+		done
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -323,6 +325,7 @@ mainpid=$(systemctl show -P MainPID "$unit")
 : > "$dir/go"
 bg_wait
 expect_result 1 0 success "MainPID"
+# shellcheck disable=SC2046	# a pid and a name
 set -- $(cat "$dir/pid") "$mainpid"
 if [ $# = 3 ] && [ "$1" = "$3" ] && [ "$2" = systemd ]; then
 	pass "the command is the unit's main process, a child of PID 1"

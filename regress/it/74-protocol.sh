@@ -55,7 +55,8 @@ fd_count() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 # parent and the relay back to the descriptors they held before.
 clean() {
 	check "$1: no session unit is left" wait_no_units 20
-	left=$(ls "$CG" 2>/dev/null | grep '^opencode-pty-')
+	left=$(find "$CG" -mindepth 1 -maxdepth 1 -name 'opencode-pty-*' \
+	    2>/dev/null)
 	check "$1: no session cgroup is left${left:+ ($left)}" test -z "$left"
 	n=0
 	while [ $n -lt 50 ]; do
