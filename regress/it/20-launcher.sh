@@ -9,17 +9,15 @@
 # directory on stderr.  The launcher execs the command itself: the exit
 # frame carries the command's own results.
 #
-# Launcher refusals the supervisor can never cause are not provoked here:
-# no argument or 129 (the frame allows 1..128 and the parent encodes
-# them), a malformed encoded argument or one over 4096 bytes (the parent
-# encodes them itself), stdin or stdout not the terminal and no directory
-# message on fd 2 (the parent always passes both), another user than byk
-# (the unit's User= is fixed), an empty command name (the start frame
-# refuses it, FRAME_E_EMPTYARG0).  regress/unit/test_launcher.c tests
-# the launcher's checks of each (args_check, tty_check, user_match,
-# pathsearch) and regress/unit/test_argcodec.c the decoder's reasons;
-# status 65 for a stderr that is no socket is checked below on the
-# installed binary run directly.
+# Launcher refusals the supervisor can never cause (no argument or 129,
+# a malformed encoded argument or one over 4096 bytes: the parent
+# encodes the arguments itself; stdin or stdout not the terminal, no
+# directory message on fd 2: the parent always passes both; another user
+# than byk: the unit's User= is fixed; an empty command name: the start
+# frame refuses it, FRAME_E_EMPTYARG0) are provoked on the installed
+# binary run directly, outside any unit (opty-lxdirect passes the
+# directory on fd 2 as the parent does), with their exact status and
+# line; regress/unit/test_launcher.c tests the checks behind them.
 . "$REPO/regress/itlib.sh"
 
 L=/usr/local/libexec/opencode-pty-launcher
@@ -366,16 +364,120 @@ expect_fail() {
 	fi
 }
 
-# Refusals the supervisor cannot cause: see the head of this file.  The
-# one the installed binary shows without a unit: stderr the terminal
-# (no directory message), run directly as byk on a terminal of script(1).
+# --- refusals only a unit the supervisor never makes could show ------------
+
+# The installed launcher run directly, outside any unit, as byk on a
+# terminal of script(1), its directory on fd 2 the way the parent passes
+# it (opty-lxdirect, which starts no unit): no argument or 129, bad
+# encodings, stdio that is not one terminal, no directory message,
+# another user.  ENC: the launcher's argument encoding ('a' + unpadded
+# base64url), made here independently of the project's encoder.
+enc() { printf 'a%s' "$(printf %s "$1" | base64 -w 0 | tr '+/' '-_' | tr -d '=')"; }
+# lx [-s|-o|-r] DIR USER ARG...: the launcher with ARG... as they are.
+lx() {
+	lxo=
+	case $1 in -[sor]) lxo=$1; shift ;; esac
+	lxd=$1 lxu=$2
+	shift 2
+	script -qec "$TOOLS/opty-lxdirect $lxo $lxd $(command -v setpriv) --reuid=$lxu --regid=$lxu --clear-groups --reset-env $L $*" \
+	    /dev/null < /dev/null > "$tmp/out.raw" 2> "$tmp/err"
+	rc=$?
+	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
+	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
+}
+# lx_fail STATUS WHAT TEXT: the direct run ended STATUS with TEXT.
+lx_fail() {
+	check "$2: status $1 ($rc)" test "$rc" = "$1"
+	if [ "$(head -n 1 "$tmp/out")" = "opencode-pty-launcher: $3" ]; then
+		pass "$2: reason '$3'"
+	else
+		fail "$2: reason '$(head -n 1 "$tmp/out")', expected '$3'"
+	fi
+}
+
+lx "$dir" byk
+lx_fail 64 "no argument" "need 1 to 128 arguments, got 0"
+# The line went through the terminal, which added the CR.
+printf 'opencode-pty-launcher: need 1 to 128 arguments, got 0\r\n' \
+    > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out.raw" &&
+    pass "no argument: reported on the terminal, and only that line" ||
+    fail "report: $(od -c "$tmp/out.raw" | head -3)"
+
+set --
+i=1
+while [ $i -le 129 ]; do
+	set -- "$@" a
+	i=$((i + 1))
+done
+lx "$dir" byk "$@"
+lx_fail 64 "129 arguments" "need 1 to 128 arguments, got 129"
+
+echo_enc=$(enc /bin/echo)
+for bad in bad= aZg== aZm9vY aQR aAA; do
+	case $bad in
+	bad=) why="argument 2: argument does not start with 'a'" ;;
+	aZg==) why="argument 2: argument has a character outside [A-Za-z0-9_-]" ;;
+	aZm9vY) why="argument 2: argument has an impossible base64 length" ;;
+	aQR) why="argument 2: argument is not canonical base64 (trailing bits)" ;;
+	aAA) why="argument 2: argument contains a NUL byte" ;;
+	esac
+	lx "$dir" byk "$echo_enc" "$bad"
+	lx_fail 64 "encoded argument $bad" "$why"
+done
+
+toolong=a$(head -c 4097 /dev/zero | tr '\0' A | base64 -w 0 | tr '+/' '-_' |
+    tr -d '=')
+lx "$dir" byk "$toolong"
+lx_fail 64 "a 4097-byte argument" \
+    "argument 1: argument decodes to more than 4096 bytes"
+
+# No directory at all: stderr is the terminal.
 setpriv --reuid=byk --regid=byk --clear-groups --reset-env \
-    script -qec "$L aL2Jpbi90cnVl" /dev/null < /dev/null > "$tmp/out.raw" 2>&1
+    script -qec "$L $(enc /bin/true)" /dev/null < /dev/null > "$tmp/out.raw" 2>&1
 rc=$?
 tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
-check "stderr is the terminal: status 65 ($rc)" test "$rc" = 65
-expect_out "opencode-pty-launcher: fd 2 is not a socket" \
-    "stderr is the terminal: reason 'fd 2 is not a socket'"
+lx_fail 65 "stderr is the terminal" "fd 2 is not a socket"
+# No directory message: stderr is the stdio socket, on which nothing was
+# queued (refused at once, never waited for).
+lx -s - byk "$(enc /bin/true)"
+lx_fail 65 "stderr carries no directory" \
+    "no directory message on fd 2: Resource temporarily unavailable"
+# The directory itself on fd 2, as the seeds passed it.
+lx -r "$dir" byk "$(enc /bin/true)"
+lx_fail 65 "a directory on fd 2" "fd 2 is not a socket"
+
+# The terminal: fd 0 and fd 1 must be one (status 75).  Without a
+# terminal the seeds' way (one socket on fd 0/1): refused before
+# Landlock and before any argument is looked at; the line comes
+# straight, without a CR.
+lx -s "$dir" byk "$(enc /usr/bin/id)" "$(enc -un)"
+lx_fail 75 "stdin and stdout a socket" "stdin is not a terminal"
+printf 'opencode-pty-launcher: stdin is not a terminal\n' > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out.raw" &&
+    pass "the refusal is the only output, and the command never ran" ||
+    fail "report: $(od -c "$tmp/out.raw" | head -3)"
+lx -o "$dir" byk "$(enc /usr/bin/id)" "$(enc -un)"
+lx_fail 75 "stdin the pty, stdout a socket" "stdout is not a terminal"
+lx "$dir" byk "$(enc /usr/bin/id)" "$(enc -un)"
+check "control: the same direct run on the terminal ($rc)" test "$rc" = 0
+expect_out byk "control: the same command runs on the terminal"
+
+# Another user than byk.
+other=opty-lnch-other
+if ! id -u "$other" >/dev/null 2>&1 &&
+    ! useradd -M -U -d /nonexistent -s /usr/sbin/nologin "$other"; then
+	fail "cannot create the test user $other"
+fi
+lx "$dir" "$other" "$(enc /bin/true)"
+lx_fail 69 "run as $other instead of byk" "not running as byk"
+userdel "$other" >/dev/null 2>&1
+
+# An empty command name ('a' encodes the empty string).
+lx "$dir" byk a
+lx_fail 70 "an empty command name" "empty command name"
+
+# --- failures through the supervisor's unit ----------------------------------------
 
 launch "$dir" opty-no-such-command
 expect_fail 70 "a command not in PATH" \

@@ -53,3 +53,9 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 opty-steal_SRCS		:= regress/tools/opty-steal.c
 opty-flood_SRCS		:= regress/tools/opty-flood.c proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
+
+# The installed launcher run directly, outside any unit, with the
+# directory on fd 2 as the parent passes it (regress/it/20-launcher.sh).
+TOOLS			+= opty-lxdirect
+opty-lxdirect_SRCS	:= regress/tools/opty-lxdirect.c proto/dirsock.c \
+			   proto/cmsgfd.c
