@@ -366,9 +366,9 @@ expect_fail() {
 
 # --- refusals only a unit the supervisor never makes could show ------------
 
-# The installed launcher run directly, outside any unit, as byk on a
-# terminal of script(1), its directory on fd 2 the way the parent passes
-# it (opty-lxdirect, which starts no unit): no argument or 129, bad
+# The installed launcher run directly, outside any unit, as byk on a new
+# terminal, its directory on fd 2 the way the parent passes it
+# (opty-lxdirect, which starts no unit): no argument or 129, bad
 # encodings, stdio that is not one terminal, no directory message,
 # another user.  ENC: the launcher's argument encoding ('a' + unpadded
 # base64url), made here independently of the project's encoder.
@@ -379,8 +379,10 @@ lx() {
 	case $1 in -[sor]) lxo=$1; shift ;; esac
 	lxd=$1 lxu=$2
 	shift 2
-	script -qec "$TOOLS/opty-lxdirect $lxo $lxd $(command -v setpriv) --reuid=$lxu --regid=$lxu --clear-groups --reset-env $L $*" \
-	    /dev/null < /dev/null > "$tmp/out.raw" 2> "$tmp/err"
+	# shellcheck disable=SC2086	# $lxo: one option or none
+	"$TOOLS/opty-lxdirect" $lxo "$lxd" "$(command -v setpriv)" \
+	    --reuid="$lxu" --regid="$lxu" --clear-groups --reset-env \
+	    "$L" "$@" < /dev/null > "$tmp/out.raw" 2> "$tmp/err"
 	rc=$?
 	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
 	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
