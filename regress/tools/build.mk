@@ -70,3 +70,9 @@ opty-msgtab_LIBS	:=
 # inheritance probe (regress/it/77-node-probe.sh).
 TOOLS			+= opty-fdtable
 opty-fdtable_SRCS	:= regress/tools/opty-fdtable.c
+
+# The installed launcher run directly, outside any unit, with the
+# directory on fd 2 as the parent passes it (regress/it/20-launcher.sh).
+TOOLS			+= opty-lxdirect
+opty-lxdirect_SRCS	:= regress/tools/opty-lxdirect.c proto/dirsock.c \
+			   proto/cmsgfd.c
