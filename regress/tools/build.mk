@@ -56,10 +56,6 @@ opty-flood_SRCS		:= regress/tools/opty-flood.c regress/framepeer.c \
 			   proto/frame.c \
 			   proto/errtext.c proto/ttyrules.c
 
-TOOLS			+= opty-argenc
-opty-argenc_SRCS	:= regress/tools/opty-argenc.c proto/argcodec.c
-opty-argenc_LIBS	:=
-
 # The docs' tables against the code (opty-msgtab prints the imsg table).
 SCRIPT_TESTS		+= regress/host/tables.sh
 TOOLS			+= opty-msgtab
