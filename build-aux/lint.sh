@@ -72,6 +72,20 @@ case "$cflags$REPO$gen" in
 *'"'*|*\\*) fail "flags or paths hold a quote or backslash" ;;
 esac
 
+# --- KNF's 80 columns (tabs every 8), in the shipped programs' files.
+# shellcheck disable=SC2086
+long=$(for f in $files; do
+	case " $dirs " in *" $(echo "${f#"$REPO"/}" | cut -d/ -f1) "*) ;;
+	*) continue ;; esac
+	expand "$f" | awk -v f="${f#"$REPO"/}" 'length > 80 {
+	    print f ":" NR ": " length " columns" }'
+done)
+if [ -n "$long" ]; then
+	printf '%s\n' "$long" >&2
+	echo "lint: lines over 80 columns" >&2
+	rc=1
+fi
+
 # --- cppcheck: the configuration the build uses (_GNU_SOURCE, the
 # project's include path); glibc's headers stay out, its API comes from
 # cppcheck's own posix and gnu libraries.

@@ -125,8 +125,9 @@ check_command(int n, char *const *argv, struct client_opts *o, char *err,
 			return -1;
 		}
 		if (2 + len > FRAME_MAX_PAYLOAD - need) {
-			snprintf(err, errlen, "command too long: the start frame "
-			    "payload would exceed %u bytes", FRAME_MAX_PAYLOAD);
+			snprintf(err, errlen, "command too long: the start "
+			    "frame payload would exceed %u bytes",
+			    FRAME_MAX_PAYLOAD);
 			return -1;
 		}
 		need += 2 + len;

@@ -36,7 +36,8 @@ struct unit_state {
 struct unit_spec {
 	const char		*name;
 	uint32_t		 runtime_sec;	/* 0 = no limit */
-	int			 tty_fd;	/* the PTY peer: stdin, stdout */
+	/* the PTY peer: stdin, stdout */
+	int			 tty_fd;
 	int			 dirsock_fd;	/* stderr: carries the cwd */
 	uint32_t		 argc;
 	const char *const	*argv;		/* NUL-terminated strings */

@@ -60,6 +60,7 @@ unit_name_new(char out[64])
 	}
 	id[NAME_HEXLEN] = '\0';
 	/* 13 + 32 + 8 + NUL = 54 bytes: always fits in 64. */
-	(void)snprintf(out, 64, "%s%s%s", OPTY_UNIT_PREFIX, id, OPTY_UNIT_SUFFIX);
+	(void)snprintf(out, 64, "%s%s%s", OPTY_UNIT_PREFIX, id,
+	    OPTY_UNIT_SUFFIX);
 	return 0;
 }

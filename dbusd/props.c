@@ -62,13 +62,15 @@ const struct prop_def props_fixed[] = {
 	{ .name = "KillSignal",		.sig = "i", .n = 15 },
 	{ .name = "FinalKillSignal",	.sig = "i", .n = 9 },
 	{ .name = "SendSIGKILL",	.sig = "b", .n = 1 },
-	{ .name = "TimeoutStopUSec",	.sig = "t", .n = OPTY_STOP_TIMEOUT_USEC },
+	{ .name = "TimeoutStopUSec",	.sig = "t",
+	    .n = OPTY_STOP_TIMEOUT_USEC },
 	{ .name = "OOMPolicy",		.sig = "s", .s = "kill" },
 	{ .name = "Delegate",		.sig = "b", .n = 0 },
 	{ .name = "RemainAfterExit",	.sig = "b", .n = 1 },
 	{ .name = "CollectMode",	.sig = "s", .s = "inactive" },
 	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = run_tmpfs },
-	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)", .as = props_run_allow },
+	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)",
+	    .as = props_run_allow },
 	{ .name = "InaccessiblePaths",	.sig = "as", .as = run_hidden },
 };
 const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);

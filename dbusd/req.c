@@ -1,13 +1,13 @@
 /*
  * req.c: the request layer of dbusd/: one request to PID 1 in flight
- * without blocking the root parent's event loop.  It calls nothing
- * above it: bus.c drives it (req_deliver() from its loop) and call.c,
- * ident.c, unit.c build on it.  A request is one or two method calls
- * sent back to back (PID 1 answers one connection's calls in order, so
- * the second call sees systemd no earlier than the first).  Replies are kept until
+ * without blocking the root parent's event loop.  It calls nothing above
+ * it: bus.c drives it (req_deliver() from its loop) and call.c, ident.c,
+ * unit.c build on it.  A request is one or two method calls sent back to
+ * back (PID 1 answers one connection's calls in order, so the second
+ * call sees systemd no earlier than the first).  Replies are kept until
  * both are in; the request is then handed to its owner from bus_run(),
- * after sd_bus_process() has returned, like the signal hints.  Freeing
- * a request cancels whatever part of it is still pending.
+ * after sd_bus_process() has returned, like the signal hints.  Freeing a
+ * request cancels whatever part of it is still pending.
  */
 #include <errno.h>
 #include <stdlib.h>

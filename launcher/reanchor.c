@@ -3,16 +3,17 @@
  * (session user, the launcher's first step, before anything else runs).
  *
  * The directory descriptor that arrives on fd 2 (proto/dirsock.c) was
- * opened by the client in the host's mount namespace.  A cwd on it would resolve "..", relative
- * paths and /proc/self/cwd/... in the host's mount tree, past every
- * mount the unit puts over /run, D-Bus or Docker.  So the directory is
- * opened again by its path from inside the unit, and only a descriptor
- * that reaches the same inode (st_dev, st_ino) is accepted: a directory
- * the unit cannot reach by its path is refused, never used from
- * outside.  The path comes from the kernel (/proc/self/fd/N: the
- * dentry's current path, so a rename before start is followed), and is
- * resolved without following any symbolic link: a canonical path has
- * none, so one found here means the tree changed under us.
+ * opened by the client in the host's mount namespace.  A cwd on it would
+ * resolve "..", relative paths and /proc/self/cwd/... in the host's
+ * mount tree, past every mount the unit puts over /run, D-Bus or Docker.
+ * So the directory is opened again by its path from inside the unit, and
+ * only a descriptor that reaches the same inode (st_dev, st_ino) is
+ * accepted: a directory the unit cannot reach by its path is refused,
+ * never used from outside.  The path comes from the kernel
+ * (/proc/self/fd/N: the dentry's current path, so a rename before start
+ * is followed), and is resolved without following any symbolic link: a
+ * canonical path has none, so one found here means the tree changed
+ * under us.
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>

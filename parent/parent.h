@@ -37,7 +37,8 @@ struct parent {
 	struct event		*relay_ev;
 	struct session		 sessions[OPTY_MAX_SLOTS];
 	int			 stopping;	/* shutting down */
-	int			 auth_inflight;	/* admission reads, all uid user_uid */
+	/* admission reads, all uid user_uid */
+	int			 auth_inflight;
 	uint64_t		 auth_seq;	/* admission arrival order */
 	int			 allow_dumpable; /* OPTY_ALLOW_DUMPABLE_ENV=1 */
 	uid_t			 user_uid;	/* OPTY_USER */

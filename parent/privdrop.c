@@ -87,7 +87,8 @@ check_dropped(void)
 		if (rv != (cap == KEPT_CAP))
 			fatalx("capability %d %s in the bounding set", cap,
 			    rv ? "left" : "missing");
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) != 0)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0,
+		    0) != 0)
 			fatalx("capability %d left in the ambient set", cap);
 	}
 	if ((bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0)) == -1)

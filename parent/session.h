@@ -40,32 +40,40 @@ struct session {
 	int			 ev_code;
 	int			 relay_end;	/* PTY master for the relay */
 	pid_t			 client_pid;
-	uint8_t			 invocation[16];	/* client's, at admission */
+	/* client's, at admission */
+	uint8_t			 invocation[16];
 	char			 unit[64];
 	char			 job[128];
-	struct dbusd_req	*req;		/* the request to PID 1 in flight */
+	/* the request to PID 1 in flight */
+	struct dbusd_req	*req;
 	/*
 	 * The unit's progress (start.c, watch.c): not the session's state,
 	 * since a close may cross any of it and a CLOSING session still
 	 * waits for its start's answer, its job, its exit and its end.
 	 */
-	int			 unit_made;	/* a unit of that name may exist */
+	/* a unit of that name may exist */
+	int			 unit_made;
 	int			 start_job;	/* its start job still runs */
-	int			 exited;	/* main exit recorded in result */
+	/* main exit recorded in result */
+	int			 exited;
 	int			 stopping;	/* stop or reset requested */
-	int			 stop_late;	/* the overdue stop was logged */
+	/* the overdue stop was logged */
+	int			 stop_late;
 	int			 recheck;	/* a read asked for meanwhile */
 	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
 	struct unit_state	 result;	/* read once the main exited */
 	struct event		*timer;		/* the next state read */
 	/* start.c: the call built at START_REQ, sent after the re-check. */
 	struct dbusd_req	*start_call;
-	int			 start_code;	/* directory check, told after auth */
+	/* directory check, told after auth */
+	int			 start_code;
 	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */
-	uint64_t		 auth_waiting;	/* queued admission's turn, or 0 */
+	/* queued admission's turn, or 0 */
+	uint64_t		 auth_waiting;
 	int			 auth_counted;	/* holds an admission read */
-	pid_t			 auth_pid;	/* the peer being authenticated */
+	/* the peer being authenticated */
+	pid_t			 auth_pid;
 	struct client_ident	 auth_id;	/* its admission read */
 	/* signal.c: one KillUnit in flight, the rest queued. */
 	struct dbusd_req	*kill_req;

@@ -38,7 +38,8 @@ stop_all_pending(void)
 			continue;
 		}
 		if (strcmp(st.active, "failed") == 0)
-			dbusd_unit_method(parent->bus, UM_RESET_FAILED, s->unit);
+			dbusd_unit_method(parent->bus, UM_RESET_FAILED,
+			    s->unit);
 		left++;
 	}
 	return left;

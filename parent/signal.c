@@ -1,13 +1,13 @@
 /*
- * signal.c: a session's IMSG_SIGNAL_REQ, from session.c (root parent).  A client's signal for its
- * command is delivered by PID 1 to the unit's main process (KillUnit,
- * whom "main"): never to a process the relay names, and never by the
- * parent itself, which holds no CAP_KILL.  One KillUnit per session is
- * in flight at a time, so a client cannot make PID 1's queue grow:
- * signals asked for meanwhile wait in a short FIFO, in the order asked,
- * a repeat of the last one merged with it (as the kernel merges a
- * standard signal already pending), and any beyond the FIFO dropped
- * with a line in the journal.
+ * signal.c: a session's IMSG_SIGNAL_REQ, from session.c (root parent).
+ * A client's signal for its command is delivered by PID 1 to the unit's
+ * main process (KillUnit, whom "main"): never to a process the relay
+ * names, and never by the parent itself, which holds no CAP_KILL.  One
+ * KillUnit per session is in flight at a time, so a client cannot make
+ * PID 1's queue grow: signals asked for meanwhile wait in a short FIFO,
+ * in the order asked, a repeat of the last one merged with it (as the
+ * kernel merges a standard signal already pending), and any beyond the
+ * FIFO dropped with a line in the journal.
  */
 #include <stdint.h>
 #include <string.h>

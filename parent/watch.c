@@ -261,7 +261,8 @@ watch_hint(const struct hint *h)
 		s = &parent->sessions[i];
 		if (!s->unit_made || strcmp(s->unit, h->unit) != 0)
 			continue;
-		if (h->kind == HINT_JOB_REMOVED && strcmp(h->job, s->job) == 0) {
+		if (h->kind == HINT_JOB_REMOVED &&
+		    strcmp(h->job, s->job) == 0) {
 			watch_job_done(s);
 			if (strcmp(h->result, "done") != 0)
 				log_info("session %u: start job of %s: %s",

@@ -58,7 +58,8 @@ arg_encode(const uint8_t *in, size_t len, char *out, size_t outsz)
 	o = 0;
 	out[o++] = 'a';
 	for (i = 0; len - i >= 3; i += 3) {
-		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
+		    in[i + 2];
 		out[o++] = b64_alphabet[v >> 18 & 63];
 		out[o++] = b64_alphabet[v >> 12 & 63];
 		out[o++] = b64_alphabet[v >> 6 & 63];

@@ -12,7 +12,8 @@
 #include "proto/cmsgfd.h"
 
 #ifndef SCM_PIDFD
-#define SCM_PIDFD	0x04	/* Linux 6.5: a pidfd, installed like SCM_RIGHTS */
+/* Linux 6.5: a pidfd, installed like SCM_RIGHTS. */
+#define SCM_PIDFD	0x04
 #endif
 
 /* Attaches fd as the message's only control data (SCM_RIGHTS). */

@@ -13,7 +13,8 @@
 #include "proto/frame.h"
 
 #define IMSG_HDR_LEN		12
-#define IMSG_MAX_PAYLOAD	(32 + FRAME_MAX_PAYLOAD)	/* the largest START_REQ */
+/* The largest START_REQ. */
+#define IMSG_MAX_PAYLOAD	(32 + FRAME_MAX_PAYLOAD)
 
 struct imsg_hdr {
 	uint32_t	type;
@@ -40,7 +41,8 @@ enum imsg_type {
 	IMSG_CLOSED,		/* parent->relay */
 	IMSG_SIGNAL_REQ,	/* relay->parent, struct imsg_signal */
 	IMSG_SHUTDOWN,		/* parent->relay, session 0: end every client */
-	IMSG_SHUTDOWN_DONE,	/* relay->parent, session 0: every client told */
+	/* relay->parent, session 0: every client told */
+	IMSG_SHUTDOWN_DONE,
 	IMSG_TYPE_MAX
 };
 
@@ -74,7 +76,8 @@ struct msgtab_ent {
 	uint32_t		 minlen;	/* == maxlen for fixed-size */
 	uint32_t		 maxlen;
 	enum imsg_fdrule	 fd;
-	uint32_t		 states;	/* SS_BIT() set, receiver view */
+	/* SS_BIT() set, receiver view */
+	uint32_t		 states;
 };
 
 /* Fixed payloads (host byte order: both ends are one machine). */

@@ -1,10 +1,11 @@
 /*
- * main.c: opencode-pty-verify-readiness.  Runs as root, as ExecCondition=
- * of opencode-v2.service: exits 0 only if the content-bound readiness
- * marker names exactly the embedded reviewed revision and the SHA-256 of
- * the three installed PTY binaries, and the installed unit files,
- * drop-in and sysusers.d entry are the ones embedded at build time.  Any refusal exits 1 with one line
- * on stderr, which makes systemd skip the service instead of failing it.
+ * main.c: opencode-pty-verify-readiness.  Runs as root, as
+ * ExecCondition= of opencode-v2.service: exits 0 only if the
+ * content-bound readiness marker names exactly the embedded reviewed
+ * revision and the SHA-256 of the three installed PTY binaries, and the
+ * installed unit files, drop-in and sysusers.d entry are the ones
+ * embedded at build time.  Any refusal exits 1 with one line on stderr,
+ * which makes systemd skip the service instead of failing it.
  */
 #include <errno.h>
 #include <stdio.h>

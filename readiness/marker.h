@@ -39,7 +39,8 @@ enum marker_status {
 	MARKER_E_RECFORMAT = -11,	/* not "<64 lowercase hex>  <path>" */
 	MARKER_E_ORDER = -12,		/* a known path in the wrong line */
 	MARKER_E_PATH = -13,		/* a path that is not expected */
-	MARKER_E_EXPECTED = -14,	/* caller's expected revision malformed */
+	/* caller's expected revision malformed */
+	MARKER_E_EXPECTED = -14,
 };
 
 struct marker {

@@ -40,18 +40,22 @@ struct session {
 	struct event		*ev_swrite;
 	struct event		*ev_timer;	/* start frame deadline */
 
-	uint32_t		 pending;	/* imsg queued in chan.c, or 0 */
+	/* imsg queued in chan.c, or 0 */
+	uint32_t		 pending;
 	int			 start_sent;	/* START_REQ reached parent */
-	int			 resume;	/* pump the client input again */
+	/* pump the client input again */
+	int			 resume;
 
 	int			 got_exit;
 	struct exit_info	 exit;
 	int			 stream_eof;
 	int			 stream_dead;	/* writes fail: drop input */
 	int			 exit_queued;	/* exit frame in outbuf */
-	int			 shutdown;	/* supervisor stopping: flush, end */
+	/* supervisor stopping: flush, end */
+	int			 shutdown;
 	struct winsize_req	 ws;		/* the terminal's size */
-	int			 ws_pending;	/* apply once the master is here */
+	/* apply once the master is here */
+	int			 ws_pending;
 	uint8_t			 sigq[8];	/* signals for the parent */
 	size_t			 sigq_n;
 	size_t			 in_off;	/* input payload bytes sent */

@@ -67,7 +67,7 @@ sandbox_caps(int set)
 	hdr.version = _LINUX_CAPABILITY_VERSION_3;
 	hdr.pid = 0;
 	if (set) {
-		/* Permitted and effective went with the uid; not inheritable. */
+		/* Permitted and effective went with the uid. */
 		if (syscall(SYS_capset, &hdr, data) == -1)
 			fatal("capset");
 		return;

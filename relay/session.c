@@ -329,7 +329,7 @@ session_accept_cb(int fd, short what, void *arg)
 				return;
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			/* Out of descriptors or memory: wait for a free slot. */
+			/* Out of descriptors or memory: wait for a slot. */
 			log_warn("accept");
 			listen_pause();
 			return;
