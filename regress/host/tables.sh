@@ -1,9 +1,10 @@
 #!/bin/sh
 # tables.sh: the tables the documentation restates agree with the code
 # they describe: the relay's and the client's seccomp allowlists
-# (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md)
-# and the imsg message table (docs/IMSG.md, from the table the channel
-# itself reads, printed by the test tool opty-msgtab).  Runs on the build
+# (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md),
+# the imsg message table (docs/IMSG.md, from the table the channel
+# itself reads, printed by the test tool opty-msgtab) and the parent's
+# session table (docs/ARCHITECTURE.md).  Runs on the build
 # host as any user; reads only.  A table that cannot be found fails.
 set -u
 REPO=$(cd "$(dirname "$0")/../.." && pwd -P)
@@ -90,6 +91,17 @@ if [ -x "$BUILD/tools/opty-msgtab" ]; then
 else
 	fail "$BUILD/tools/opty-msgtab is not built (make tools)"
 fi
+
+# The parent's session table: its ROW() lines and docs/ARCHITECTURE.md.
+sed -n 's/^[[:space:]]*ROW(\([A-Z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*act_\([a-z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*\([A-Z_]*\)),.*/\1 \2 \3 \4 \5/p' \
+    "$REPO/parent/session.c" | LC_ALL=C sort > "$t/sess.code"
+sed -n '/^| state | event | action | next | alternative |/,/^$/p' \
+    "$REPO/docs/ARCHITECTURE.md" | awk -F'|' 'NR > 2 && NF > 5 {
+	o = ""; for (i = 2; i <= 6; i++) { f = $i; gsub(/ /, "", f)
+	    o = o (i > 2 ? " " : "") f }; print o }' |
+    LC_ALL=C sort > "$t/sess.doc"
+same "parent session table vs docs/ARCHITECTURE.md" "$t/sess.code" \
+    "$t/sess.doc"
 
 [ $fails = 0 ] && echo "all passed" || echo "$fails failed"
 [ $fails = 0 ]
