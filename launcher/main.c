@@ -159,10 +159,8 @@ enter_landlock(void)
 {
 	int	abi;
 
-	if ((abi = landlock_abi()) < 0) {
-		errno = -abi;
+	if ((abi = landlock_abi()) < 0)
 		lx_fail(LX_LANDLOCK, "Landlock is not available");
-	}
 	if (abi < OPTY_LANDLOCK_ABI_MIN)
 		lx_failx(LX_LANDLOCK, "Landlock ABI %d is too old (need %d)",
 		    abi, OPTY_LANDLOCK_ABI_MIN);

@@ -44,11 +44,14 @@ landlock_hint(int e)
 static void
 landlock_check(void)
 {
-	ll_abi = landlock_abi();
-	if (ll_abi < 0)
+	int	err;
+
+	if ((ll_abi = landlock_abi()) < 0) {
+		err = errno;
 		fatalx("Landlock is required (kernel >= 5.19 with landlock in "
 		    "the lsm= list): landlock_create_ruleset: %s (%s)",
-		    strerror(-ll_abi), landlock_hint(-ll_abi));
+		    strerror(err), landlock_hint(err));
+	}
 	(void)landlock_describe(ll_abi, ll_text, sizeof(ll_text));
 	if (ll_abi < OPTY_LANDLOCK_ABI_MIN)
 		fatalx("Landlock is required (kernel >= 5.19): %s", ll_text);

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "proto/landlock.h"
@@ -26,18 +25,19 @@ landlock_abi(void)
 	v = syscall(SYS_landlock_create_ruleset, NULL, 0,
 	    LANDLOCK_RULESET_VERSION);
 	if (v < 0)
-		return -errno;
-	if (v == 0 || v > 1000)
-		return -EPROTO;
+		return -1;
+	if (v == 0 || v > 1000) {
+		errno = EPROTO;
+		return -1;
+	}
 	return (int)v;
 }
 
 int
 landlock_describe(int abi, char *buf, size_t len)
 {
-	if (abi < 0)
-		return snprintf(buf, len, "Landlock unavailable: %s",
-		    strerror(-abi));
+	if (abi < 1)
+		return snprintf(buf, len, "Landlock unavailable");
 	if (abi < OPTY_LANDLOCK_ABI_MIN)
 		return snprintf(buf, len, "Landlock ABI %d refused: it "
 		    "cannot allow renames across directories (need ABI %d)",

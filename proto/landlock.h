@@ -22,7 +22,7 @@
 /* From this ABI, signals and abstract UNIX sockets are scoped too. */
 #define OPTY_LANDLOCK_ABI_SCOPE	6
 
-/* The highest ABI the kernel supports (>= 1), or -errno. */
+/* The highest ABI the kernel supports (>= 1), or -1 with errno set. */
 int	landlock_abi(void);
 /*
  * One printable line (no newline) saying what the session's domain puts

@@ -1156,9 +1156,8 @@ test_landlock_describe(void **state)
 	char	buf[256];
 
 	(void)state;
-	landlock_describe(-ENOSYS, buf, sizeof(buf));
-	assert_string_equal(buf,
-	    "Landlock unavailable: Function not implemented");
+	landlock_describe(-1, buf, sizeof(buf));
+	assert_string_equal(buf, "Landlock unavailable");
 	landlock_describe(1, buf, sizeof(buf));
 	assert_string_equal(buf, "Landlock ABI 1 refused: it cannot allow "
 	    "renames across directories (need ABI 2)");
