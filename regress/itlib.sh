@@ -1,6 +1,9 @@
 # itlib.sh: shell functions shared by the integration scripts in
 # regress/it/ (test only).  Sourced inside the disposable systemd, as
 # root, with cwd = the repository and TOOLS = the test tool directory.
+# With ITLIB_BASE=1 only the verdict helpers and $tmp are set up: for the
+# scripts that run no session (no client install, no readiness marker,
+# nothing stopped).
 
 fails=0
 pass() { echo "PASS: $*"; }
@@ -19,12 +22,18 @@ TOOLS=$(cd "$TOOLS" && pwd -P) || exit 1
 tmp=$(mktemp -d) || exit 1
 chmod 0755 "$tmp"
 trap 'itlib_cleanup' EXIT
+itlib_marker=0
 
 itlib_cleanup() {
-	systemctl stop "$CLIENT_UNIT" 2>/dev/null
-	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	if [ "${ITLIB_BASE:-0}" != 1 ]; then
+		systemctl stop "$CLIENT_UNIT" 2>/dev/null
+		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	fi
+	# The marker is this script's: the next one starts without it.
+	[ "$itlib_marker" = 1 ] && rm -f /etc/opencode/pty-supervisor-verified
 	rm -rf "$tmp"
 }
+[ "${ITLIB_BASE:-0}" = 1 ] && return 0
 
 # Whatever an earlier script left (a timed-out one, say) is not ours.
 systemctl stop "$CLIENT_UNIT" "$SUP" 2>/dev/null
@@ -58,6 +67,7 @@ marker_make() {
 	chown root:root /etc/opencode/pty-supervisor-verified
 	chmod 0644 /etc/opencode/pty-supervisor-verified
 }
+itlib_marker=1
 marker_make || { echo "FAIL: cannot write the readiness marker"; exit 1; }
 
 # A working directory for sessions, owned by byk.
@@ -101,7 +111,8 @@ wait_no_units() {
 
 # client ARGS...: runs opty-nodesim ARGS as the MainPID of
 # opencode-v2.service (user byk), the way the Node service runs: from
-# its non-dumpable install ($NODESIM).
+# its non-dumpable install ($NODESIM).  $CLIENT_PROPS, if set, adds
+# systemd-run options for that unit (-p Name=value, no blank in them).
 # Output in $tmp/out (CR removed), the last stderr line in $tmp/last.
 # systemd-run's ExecStart= expands '$' in every argument; '$$' is one
 # '$'.  sd_escape VALUE sets $r to VALUE with each '$' doubled (pure sh,
@@ -121,8 +132,9 @@ client() {
 	for a; do sd_escape "$a"; set -- "$@" "$r"; done
 	shift "$n"
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+	# shellcheck disable=SC2086	# CLIENT_PROPS: no blank in them
 	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
-	    -p Type=exec -p User=byk -p Group=byk -- \
+	    -p Type=exec -p User=byk -p Group=byk ${CLIENT_PROPS:-} -- \
 	    "$NODESIM" -d "$WORK" "$@" \
 	    > "$tmp/out.raw" 2> "$tmp/err" < /dev/null
 	rc=$?

@@ -10,9 +10,8 @@
 # capabilities, filters and files the unit promises.  Restores what it
 # changes.  IT_ONLY=10-units runs just this one.
 
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
 # verdict PASSMSG FAILMSG CMD...: PASS or FAIL on CMD's status.
 verdict()
 {
@@ -50,6 +49,7 @@ cleanup()
 		rm -f "$FIXTURE"
 		systemctl daemon-reload
 	fi
+	itlib_cleanup
 }
 trap cleanup EXIT
 
@@ -316,9 +316,4 @@ if [ $was_active = 0 ]; then
 	systemctl reset-failed $SUP 2>/dev/null
 fi
 
-if [ $fails = 0 ]; then
-	echo "all passed"
-	exit 0
-fi
-echo "$fails failed"
-exit 1
+finish

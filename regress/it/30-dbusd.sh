@@ -5,9 +5,8 @@
 # stand-in opencode-v2.service, a dummy supervisor unit and planted
 # orphan and look-alike units, and removes them all at the end.
 
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
 
 probe="${TOOLS:?TOOLS is not set}/opty-dbusprobe"
 SUP=opencode-pty-supervisor.service
@@ -19,8 +18,7 @@ if ! id -u byk >/dev/null 2>&1; then
 	echo "FAIL: user byk does not exist (the harness creates it)"
 	exit 1
 fi
-tmp=$(mktemp -d) || exit 1
-chmod 755 "$tmp"	# byk must reach its working directory
+# $tmp (itlib.sh) is 0755: byk must reach its working directory.
 dropin=/run/systemd/system/$SUP.d
 v2dropin=/run/systemd/system/opencode-v2.service.d
 planted=
@@ -31,8 +29,9 @@ cleanup() {
 		systemctl reset-failed "$u" 2>/dev/null
 	done
 	systemctl stop "$SUP" 2>/dev/null
-	rm -rf "$tmp" "$dropin" "$v2dropin" "/run/systemd/system/$SUP"
+	rm -rf "$dropin" "$v2dropin" "/run/systemd/system/$SUP"
 	systemctl daemon-reload
+	itlib_cleanup
 }
 trap cleanup EXIT
 
@@ -291,4 +290,4 @@ done
     pass "the supervisor unit itself was not touched" ||
     fail "$SUP is $(prop "$SUP" ActiveState)"
 
-[ $fails = 0 ]
+finish

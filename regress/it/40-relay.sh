@@ -4,7 +4,10 @@
 # disposable systemd container: the relay is exec'd exactly as the
 # parent does it and must run as opencode-pty-relay, with no
 # capabilities, NoNewPrivs, seccomp and the empty chroot, and follow
-# every client flow of docs/RELAY.md.
+# every client flow of docs/RELAY.md.  The tool prints a PASS or FAIL
+# line per assertion itself; its status is one more.
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
 
 tool="${TOOLS:?TOOLS is not set}/opty-forgedparent"
 relay=/usr/local/libexec/opencode-pty-relay
@@ -26,7 +29,6 @@ then
 	exit 1
 fi
 
-"$tool" "$relay"
-rc=$?
+check "opty-forgedparent: every flow as expected" "$tool" "$relay"
 rm -f /run/opencode-pty/supervisor.sock
-exit $rc
+finish

@@ -9,9 +9,8 @@
 # the ones the verifier was built with, and then starts.  Everything it
 # changes is restored on exit.
 
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
 
 LX=/usr/local/libexec
 V=$LX/opencode-pty-verify-readiness
@@ -51,7 +50,6 @@ if [ -e "$UNITFILE" ] || [ -e "$M" ]; then
 	exit 1
 fi
 
-tmp=$(mktemp -d) || exit 1
 cleanup()
 {
 	systemctl stop "$UNIT" >/dev/null 2>&1
@@ -68,7 +66,7 @@ cleanup()
 		cp -p "$tmp/conf/${f##*/}" "$f"
 	done
 	systemctl daemon-reload
-	rm -rf "$tmp"
+	itlib_cleanup
 }
 trap cleanup EXIT
 for b in "$SUP" "$LAU" "$CLI"; do
@@ -343,5 +341,4 @@ else
 fi
 systemctl stop "$UNIT"
 
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "all passed"
+finish

@@ -5,7 +5,8 @@
 # build (make check-asan), where the supervisor and the relay write
 # their reports to stderr, i.e. the journal; harmless in a normal run.
 # See docs/ANALYSIS.md.
-set -u
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
 
 PAT='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:'
 
@@ -18,8 +19,9 @@ if ! journalctl -b --no-pager -q -n 1 >/dev/null 2>&1; then
 fi
 hits=$(journalctl -b --no-pager -q -o short-monotonic | grep -E "$PAT")
 if [ -n "$hits" ]; then
-	echo "FAIL: sanitizer reports in the journal:"
+	fail "sanitizer reports in the journal:"
 	printf '%s\n' "$hits" | head -50 | sed 's/^/  /'
-	exit 1
+else
+	pass "no sanitizer report in this boot's journal"
 fi
-echo "PASS: no sanitizer report in this boot's journal"
+finish

@@ -8,7 +8,7 @@
  *
  *	opty-nodesim [-n runs] [-q] [-t sec] [-i input] [-d dir]
  *	    [-c client] [-w file] [-r file] [-F forgery] [-W rowsxcols]
- *	    [-R [^]resize] [-S [^]signal] [-D msec] [-O]
+ *	    [-R [^]resize] [-S [^]signal] [-X [^]frame] [-D msec] [-O]
  *	    -- command [arg ...]
  *
  * -w: wait for a file to exist after connecting, before the start frame.
@@ -32,10 +32,15 @@
  *       -S SIGNO       one byte 0..255
  *       -R hex:HEX, -S hex:HEX   any payload of 0..16 bytes, the header
  *                      length being the payload's (over the cap too).
+ * -X: the same for a frame of any type byte, frames of another kind than
+ *     RESIZE and SIGNAL (a second start, a relay-to-client type):
+ *       -X [^]TYPE:hex:HEX   TYPE 0..255, then a payload as above
+ *       -X [^]TYPE:len:N     a header alone that claims N payload bytes
  * -D: wait that many milliseconds after the start before the frames that
  *     follow it (default 0).
- * -O: send the frames that follow the start only once the first output
- *     frame arrived (the command is running); -D then counts from there.
+ * -O: send the frames that follow the start, and the -i input, only once
+ *     the first output frame arrived (the command is running); -D then
+ *     counts from there.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -163,7 +168,7 @@ extra_hex(const char *s, uint8_t *out)
 }
 
 /* -R (type 6) or -S (type 7): [^](ROWSxCOLS | SIGNO | hex:HEX). */
-static void
+static struct extra *
 add_extra(struct nodesim *ns, uint8_t type, const char *arg)
 {
 	struct extra	*x;
@@ -200,6 +205,34 @@ add_extra(struct nodesim *ns, uint8_t type, const char *arg)
 	}
 	frame_hdr_encode(x->frame, type, (uint32_t)n);
 	x->len = FRAME_HDR_LEN + n;
+	return x;
+}
+
+/* -X [^]TYPE:hex:HEX or [^]TYPE:len:N. */
+static void
+add_raw(struct nodesim *ns, const char *arg)
+{
+	struct extra	*x;
+	unsigned long	 type, n;
+	const char	*p = arg + (*arg == '^');
+	char		 buf[64];
+
+	if ((p = extra_num(p, 255, &type)) == NULL || *p++ != ':')
+		bad_extra(arg);
+	if (strncmp(p, "len:", 4) == 0) {
+		if ((p = extra_num(p + 4, UINT32_MAX, &n)) == NULL ||
+		    *p != '\0')
+			bad_extra(arg);
+		x = add_extra(ns, (uint8_t)type, *arg == '^' ? "^hex:" :
+		    "hex:");
+		frame_hdr_encode(x->frame, (uint8_t)type, (uint32_t)n);
+		return;
+	}
+	if (strncmp(p, "hex:", 4) != 0 ||
+	    snprintf(buf, sizeof(buf), "%s%s", *arg == '^' ? "^" : "", p) >=
+	    (int)sizeof(buf))
+		bad_extra(arg);
+	(void)add_extra(ns, (uint8_t)type, buf);
 }
 
 /* Writes the -R/-S frames of one side of the start frame, in order. */
@@ -217,12 +250,16 @@ send_extra(const struct nodesim *ns, int conn, int pre)
 	}
 }
 
+static void	sim_send_input(int, const char *);
+
 static void
 send_post(const struct nodesim *ns, int conn)
 {
 	if (ns->delay_ms > 0)
 		usleep((useconds_t)ns->delay_ms * 1000);
 	send_extra(ns, conn, 0);
+	if (ns->after_output && ns->input != NULL)
+		sim_send_input(conn, ns->input);
 }
 
 static int
@@ -517,10 +554,11 @@ sim_session(const struct nodesim *ns, int conn)
 	else
 		sim_spawn_client(ns, conn, dirfd);
 	close(dirfd);
-	if (!ns->after_output)
+	if (!ns->after_output) {
 		send_post(ns, conn);
-	if (ns->input != NULL)
-		sim_send_input(conn, ns->input);
+		if (ns->input != NULL)
+			sim_send_input(conn, ns->input);
+	}
 	r = sim_read(ns, conn);
 	close(conn);
 	return r;
@@ -563,14 +601,15 @@ main(int argc, char *argv[])
 				    .runs = 1 };
 	int			 ch, i, r = 0;
 
-	while ((ch = getopt(argc, argv, "c:D:d:F:i:n:OP:qR:r:S:s:t:W:w:")) !=
+	while ((ch = getopt(argc, argv, "c:D:d:F:i:n:OP:qR:r:S:s:t:W:w:X:")) !=
 	    -1) {
 		switch (ch) {
 		case 'c': ns.client = optarg; break;
 		case 'D': ns.delay_ms = num(optarg); break;
 		case 'O': ns.after_output = 1; break;
-		case 'R': add_extra(&ns, FRAME_RESIZE, optarg); break;
-		case 'S': add_extra(&ns, FRAME_SIGNAL, optarg); break;
+		case 'R': (void)add_extra(&ns, FRAME_RESIZE, optarg); break;
+		case 'S': (void)add_extra(&ns, FRAME_SIGNAL, optarg); break;
+		case 'X': add_raw(&ns, optarg); break;
 		case 'W': ns.winsize = optarg; break;
 		case 'd': ns.dir = optarg; break;
 		case 'F': ns.forgery = optarg; break;
@@ -587,7 +626,8 @@ main(int argc, char *argv[])
 			    "[-t sec] [-i input] [-d dir] [-c client] "
 			    "[-w file] [-r file] [-P n] [-s bps] [-F forgery] "
 			    "[-W rowsxcols] [-R [^]rowsxcols|[^]hex:HEX] "
-			    "[-S [^]signo|[^]hex:HEX] [-D msec] [-O] "
+			    "[-S [^]signo|[^]hex:HEX] [-X [^]type:hex:HEX|"
+			    "[^]type:len:N] [-D msec] [-O] "
 			    "-- command [arg ...]\n");
 			return 2;
 		}
