@@ -156,8 +156,8 @@ wait_no_units() {
 # regress/node/nodesim.js from $NODE_BIN, unless an option of
 # client_forges asks for what only opty-nodesim can do; then (or with
 # IT_ACTOR=opty-nodesim) it is opty-nodesim from its non-dumpable
-# install ($NODESIM).  The first line of $tmp/err names the actor (and
-# $tmp/actors counts them: one line per script at its end).
+# install ($NODESIM).  The first line of $tmp/err names the actor and
+# why; $tmp/actors counts them by option (one line at the script's end).
 # $CLIENT_PROPS, if set, adds systemd-run options for that unit
 # (-p Name=value, no blank in them).  Output in $tmp/out (CR removed),
 # the last result line in $tmp/last.
@@ -197,11 +197,15 @@ is_size() {
 #   -r  the MainPID replaced after admission
 #   -s  a reader of N bytes a second   -D  a delay after the start
 #   -c  another helper binary       -t  outside 1..3600, -W invalid
+#   a command argument that is not UTF-8 (the module takes strings)
 #   anything else nodesim.js does not know (clustered flags, say).
 client_forges() {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--) return 1 ;;
+		--)	shift
+			printf '%s\0' "$@" | iconv -f UTF-8 -t UTF-8 \
+			    > /dev/null 2>&1 && return 1
+			forges="non-UTF-8 argument"; return 0 ;;
 		-q | -O) ;;
 		-d | -i | -n | -P) shift ;;
 		-t)	case $2 in
@@ -225,20 +229,20 @@ client_forges() {
 
 client() {
 	if [ "$IT_ACTOR" = node ] && ! client_forges "$@"; then
-		actor=node
+		actor=node sum=node
 		set -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" "$@"
 	else
 		if [ "$IT_ACTOR" = node ]; then
-			actor="opty-nodesim ($forges)"
+			actor="opty-nodesim ($forges)" sum="opty-nodesim (${forges%% *})"
 		else
-			actor="opty-nodesim (IT_ACTOR)"
+			actor="opty-nodesim (IT_ACTOR)" sum=$actor
 		fi
 		set -- "$NODESIM" -d "$WORK" "$@"
 	fi
 	n=$#
 	for a; do sd_escape "$a"; set -- "$@" "$r"; done
 	shift "$n"
-	echo "$actor" >> "$tmp/actors"
+	echo "$sum" >> "$tmp/actors"
 	echo "itlib: actor $actor" > "$tmp/err"
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 	# shellcheck disable=SC2086	# CLIENT_PROPS: no blank in them

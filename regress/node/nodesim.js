@@ -55,8 +55,25 @@ function signo(s) {
 	return Number(s);
 }
 
+// The arguments as the kernel holds them: process.argv decodes them as
+// UTF-8 and would replace a byte that is not, so the -i input is taken
+// from here byte for byte, and an argv word that is not UTF-8 (the
+// module takes strings) is refused rather than altered.
+function rawArgs() {
+	const b = require('node:fs').readFileSync('/proc/self/cmdline');
+	const words = [];
+	for (let off = 0; off < b.length;) {
+		const end = b.indexOf(0, off);
+		words.push(b.subarray(off, end === -1 ? b.length : end));
+		off = end === -1 ? b.length : end + 1;
+	}
+	if (words.length !== process.argv.length)
+		usage('/proc/self/cmdline does not match process.argv');
+	return words.slice(2);
+}
+
 // getopt(3)-like: clustered flags, a value attached or the next word.
-function parse(args) {
+function parse(args, raw) {
 	const o = { dir: '.', runs: 1, parallel: 0, actions: [] };
 	let i = 0;
 	for (; i < args.length; i++) {
@@ -80,14 +97,16 @@ function parse(args) {
 				usage(`-${c} is not an option of a valid client ` +
 				    '(opty-nodesim only)');
 			let v = a.slice(k + 1);
+			let rv = raw[i].subarray(k + 1);	// ASCII before it
 			if (v === '') {
 				if (++i >= args.length)
 					usage(`-${c} needs a value`);
 				v = args[i];
+				rv = raw[i];
 			}
 			switch (c) {
 			case 'd': o.dir = v; break;
-			case 'i': o.input = v; break;
+			case 'i': o.input = rv; break;
 			case 'n': o.runs = count(v, 0, 1e9, '-n'); break;
 			case 't': o.runtimeMaxSec = count(v, 1, 3600, '-t'); break;
 			case 'P': o.parallel = count(v, 0, 64, '-P'); break;
@@ -99,6 +118,9 @@ function parse(args) {
 		}
 	}
 	o.argv = args.slice(i);
+	for (let n = i; n < args.length; n++)
+		if (!Buffer.from(args[n], 'utf8').equals(raw[n]))
+			usage(`argument ${n - i} is not UTF-8 (opty-nodesim only)`);
 	if (o.actions.length > 16)
 		usage('at most 16 -R/-S frames');
 	return o;
@@ -169,7 +191,7 @@ function session(o) {
 }
 
 async function main() {
-	const o = parse(process.argv.slice(2));
+	const o = parse(process.argv.slice(2), rawArgs());
 	if (o.argv.length === 0)
 		usage('no command');
 	// A paused socket is no active handle in libuv: keep the process
