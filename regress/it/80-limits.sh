@@ -35,8 +35,10 @@ in=$(printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s' "$line" "$line" "$line" \
     "$line" "$line" "$line" "$line" "$line")
 client -i "$in
 " -- /bin/sh -c 'head -c 32768 | wc -c'
-check "a full 32 KiB input frame reaches the command" \
-    test "$(tail -n 1 "$tmp/out" | tr -d ' ')" = 32768
+got=$(tail -n 1 "$tmp/out" | tr -d ' ')
+check "a full 32 KiB input frame reaches the command ($(echo "$got" | cut -c 1-20))" \
+    test "$got" = 32768 ||
+    { wc -c "$tmp/out"; grep -c . "$tmp/out"; cat "$tmp/err"; }
 
 # Non-zero and signal exits.
 client -- /bin/sh -c 'exit 7'
