@@ -31,7 +31,21 @@ itlib_cleanup() {
 	fi
 	# The marker is this script's: the next one starts without it.
 	[ "$itlib_marker" = 1 ] && rm -f /etc/opencode/pty-supervisor-verified
+	itlib_actors
 	rm -rf "$tmp"
+	# The container's / is in memory: what a script installs goes.
+	[ "${ITLIB_BASE:-0}" != 1 ] && rm -f "$NODE_BIN"
+}
+
+# actor_note ACTOR: a client run outside `client` (a script's own
+# systemd-run of "$NODE_BIN" "$NODE_SIM" or "$NODESIM"), for the count.
+actor_note() { echo "$1" >> "$tmp/actors"; }
+
+# itlib_actors: one line on how many client runs each actor made.
+itlib_actors() {
+	[ -s "$tmp/actors" ] || return 0
+	echo "actor runs: $(sort "$tmp/actors" | uniq -c |
+	    awk '{ n = $1; $1 = ""; printf "%s%s x%d", s, substr($0, 2), n; s = "; " }')"
 }
 [ "${ITLIB_BASE:-0}" = 1 ] && return 0
 
@@ -54,6 +68,33 @@ NODESIM=$NODESIM_DIR/opty-nodesim
 install -d -o root -g root -m 0755 "$NODESIM_DIR" &&
 install -o root -g root -m 0711 "$TOOLS/opty-nodesim" "$NODESIM" ||
     { echo "FAIL: cannot install $NODESIM"; exit 1; }
+
+# The Node-side actor: regress/node/nodesim.js, which plays the Node
+# service through the client module client/node/, under the exact Node
+# release (regress/node/stage.sh put it in $BUILD/node), installed the
+# same way.  `client` runs it for every session a valid client can
+# ask for and opty-nodesim only for the options of client_forges.  The
+# integration scripts (regress/it/) require it; a demo or bench that
+# sources this file without staging Node runs opty-nodesim throughout,
+# and says so ($IT_ACTOR, below).
+NODE_BIN=$NODESIM_DIR/node
+NODE_SIM=$REPO/regress/node/nodesim.js
+case $0 in
+*regress/it/*) : "${IT_ACTOR:=node}" ;;
+*) : "${IT_ACTOR:=opty-nodesim}" ;;
+esac
+case $IT_ACTOR in
+node)
+	[ -f "$BUILD/node/node" ] ||
+	    { echo "FAIL: $BUILD/node/node missing (make node-stage)"; exit 1; }
+	install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
+	    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
+	runuser -u byk -- test -r "$NODE_SIM" ||
+	    { echo "FAIL: byk cannot read $NODE_SIM"; exit 1; }
+	;;
+opty-nodesim) echo "itlib: IT_ACTOR=opty-nodesim: every session by the C actor" ;;
+*) echo "FAIL: IT_ACTOR=$IT_ACTOR: node or opty-nodesim"; exit 1 ;;
+esac
 
 # The readiness marker the opencode-v2.service drop-in demands
 # (ExecCondition=): written the way an operator would, for these binaries.
@@ -109,11 +150,17 @@ wait_no_units() {
 	return 1
 }
 
-# client ARGS...: runs opty-nodesim ARGS as the MainPID of
-# opencode-v2.service (user byk), the way the Node service runs: from
-# its non-dumpable install ($NODESIM).  $CLIENT_PROPS, if set, adds
-# systemd-run options for that unit (-p Name=value, no blank in them).
-# Output in $tmp/out (CR removed), the last stderr line in $tmp/last.
+# client ARGS...: one client of opencode-v2.service (user byk), the way
+# the Node service runs, with opty-nodesim's options (its usage comment)
+# and its result lines on stderr.  The actor is the exact Node running
+# regress/node/nodesim.js from $NODE_BIN, unless an option of
+# client_forges asks for what only opty-nodesim can do; then (or with
+# IT_ACTOR=opty-nodesim) it is opty-nodesim from its non-dumpable
+# install ($NODESIM).  The first line of $tmp/err names the actor and
+# why; $tmp/actors counts them by option (one line at the script's end).
+# $CLIENT_PROPS, if set, adds systemd-run options for that unit
+# (-p Name=value, no blank in them).  Output in $tmp/out (CR removed),
+# the last result line in $tmp/last.
 # systemd-run's ExecStart= expands '$' in every argument; '$$' is one
 # '$'.  sd_escape VALUE sets $r to VALUE with each '$' doubled (pure sh,
 # so a trailing newline survives).
@@ -127,16 +174,81 @@ sd_escape() {
 	done
 }
 
+# is_size ROWSxCOLS: both 1..4096, as the module and the relay take them.
+is_size() {
+	case $1 in
+	*[!0-9x]* | *x*x* | x* | *x | [!0-9]*) return 1 ;;
+	*x*) ;;
+	*) return 1 ;;
+	esac
+	set -- "${1%x*}" "${1#*x}"
+	[ ${#1} -le 4 ] && [ ${#2} -le 4 ] &&
+	    [ "$1" -ge 1 ] && [ "$1" -le 4096 ] && [ "$2" -ge 1 ] && [ "$2" -le 4096 ]
+}
+
+# client_forges ARGS...: true, with the reason in $forges, when an
+# option before '--' is one a valid client never uses, which only
+# opty-nodesim implements (docs/TESTING.md lists them):
+#   -F  a forged start frame        -X  a frame of any type and payload
+#   -R/-S ^...  a frame before the start frame (the helper sends that)
+#   -R/-S hex:...  a raw payload    -R outside 1..4096, -S outside the
+#   fixed signal set: frames the module refuses to build
+#   -w  the start frame held until a file exists (after the connect)
+#   -r  the MainPID replaced after admission
+#   -s  a reader of N bytes a second   -D  a delay after the start
+#   -c  another helper binary       -t  outside 1..3600, -W invalid
+#   a command argument that is not UTF-8 (the module takes strings)
+#   anything else nodesim.js does not know (clustered flags, say).
+client_forges() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--)	shift
+			printf '%s\0' "$@" | iconv -f UTF-8 -t UTF-8 \
+			    > /dev/null 2>&1 && return 1
+			forges="non-UTF-8 argument"; return 0 ;;
+		-q | -O) ;;
+		-d | -i | -n | -P) shift ;;
+		-t)	case $2 in
+			[1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-3][0-9][0-9][0-9])
+				[ "$2" -le 3600 ] || { forges="-t $2"; return 0; } ;;
+			*) forges="-t $2"; return 0 ;;
+			esac
+			shift ;;
+		-W | -R) is_size "$2" || { forges="$1 $2"; return 0; }; shift ;;
+		-S)	case $2 in	# the fixed set (proto/ttyrules.c)
+			1 | 2 | 3 | 9 | 10 | 12 | 15 | 18 | 19 | 20 | 28) ;;
+			*) forges="-S $2"; return 0 ;;
+			esac
+			shift ;;
+		*) forges=$1; return 0 ;;
+		esac
+		shift
+	done
+	return 1
+}
+
 client() {
+	if [ "$IT_ACTOR" = node ] && ! client_forges "$@"; then
+		actor=node sum=node
+		set -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" "$@"
+	else
+		if [ "$IT_ACTOR" = node ]; then
+			actor="opty-nodesim ($forges)" sum="opty-nodesim (${forges%% *})"
+		else
+			actor="opty-nodesim (IT_ACTOR)" sum=$actor
+		fi
+		set -- "$NODESIM" -d "$WORK" "$@"
+	fi
 	n=$#
 	for a; do sd_escape "$a"; set -- "$@" "$r"; done
 	shift "$n"
+	echo "$sum" >> "$tmp/actors"
+	echo "itlib: actor $actor" > "$tmp/err"
 	systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 	# shellcheck disable=SC2086	# CLIENT_PROPS: no blank in them
 	systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" \
 	    -p Type=exec -p User=byk -p Group=byk ${CLIENT_PROPS:-} -- \
-	    "$NODESIM" -d "$WORK" "$@" \
-	    > "$tmp/out.raw" 2> "$tmp/err" < /dev/null
+	    "$@" > "$tmp/out.raw" 2>> "$tmp/err" < /dev/null
 	rc=$?
 	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
 	grep '^opty-nodesim:' "$tmp/err" | tail -n 1 > "$tmp/last"

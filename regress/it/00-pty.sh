@@ -1,7 +1,7 @@
 #!/bin/sh
 # 00-pty.sh: first integration test.  Runs as root inside the disposable
 # systemd container (regress/integration.sh): a session started through
-# the real path (opty-nodesim as the Node service -> opencode-pty-client
+# the real path (real Node as the Node service -> opencode-pty-client
 # -> the installed supervisor -> its transient unit -> the launcher) gets
 # a real PTY on stdin/stdout, allocated outside the unit by the root
 # parent (TIOCGPTPEER, 24x80, byk:tty 0620), its results are reported in

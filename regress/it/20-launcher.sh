@@ -1,8 +1,9 @@
 #!/bin/sh
 # 20-launcher.sh: integration test of the installed opencode-pty-launcher.
 # Runs as root inside the disposable systemd container
-# (regress/integration.sh); every session goes the real path: opty-nodesim
-# as the Node service's MainPID runs the real opencode-pty-client, the
+# (regress/integration.sh); every session goes the real path: the client
+# of itlib.sh (real Node; opty-nodesim for a held start frame) as the
+# Node service's MainPID runs the real opencode-pty-client, the
 # installed supervisor starts its own transient unit (the properties of
 # dbusd/props.c, the only definition of the unit), with the slave of the
 # PTY its parent allocated on stdin/stdout and a socket carrying the
@@ -48,8 +49,8 @@ sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 
 # launch DIR ARG...: a session in DIR running ARG... (client's options
 # first when $lopts is set: no blank in them).  Raw output in
-# $tmp/out.raw, without the PTY's CRs in $tmp/out, the last line of
-# opty-nodesim in $tmp/last.
+# $tmp/out.raw, without the PTY's CRs in $tmp/out, the last result
+# line in $tmp/last.
 lopts=
 launch() {
 	ld=$1

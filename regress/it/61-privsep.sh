@@ -28,8 +28,9 @@ check "relay root is the empty dir" test "$(readlink /proc/$rp/root)" = /run/ope
 
 # A session running when the relay dies is stopped by the parent.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -d "$WORK" -- /bin/sleep 60
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- /bin/sleep 60
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 check "a session unit runs" test -n "$(pty_units)"

@@ -18,6 +18,7 @@ check "stdin is a tty ($(cat "$tmp/out"))" grep -Eqx '/dev/pts/[0-9]+' "$tmp/out
 # cwd comes from the descriptor: rename the directory under the client.
 mkdir -p "$WORK/d1" && chown byk:byk "$WORK/d1"
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note "opty-nodesim (-w)"
 systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" -p Type=exec \
     -p User=byk -p Group=byk -- "$NODESIM" -d "$WORK/d1" \
     -w "$WORK/go" -- /bin/pwd > "$tmp/out.raw" 2> "$tmp/err" &
@@ -60,8 +61,9 @@ check "argv with spaces, quotes, \$(), ;, glob, newline, empty, UTF-8" \
 
 # Gate 7: the transient unit's properties, read back while it runs.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -d "$WORK" -t 30 -- /bin/sleep 3
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -t 30 -- /bin/sleep 3
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 unit=$(pty_units | head -n 1)

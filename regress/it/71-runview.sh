@@ -62,8 +62,9 @@ fi
 
 # --- a real session unit's properties, read while it runs --------------
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -d "$WORK" -t 30 -- /bin/sleep 3
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -t 30 -- /bin/sleep 3
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 unit=$(pty_units | head -n 1)

@@ -58,8 +58,9 @@ check "IUTF8 and IMAXBEL are set, as systemd and node-pty set them" \
 # While a session runs: the parent holds no end of any terminal, the
 # relay holds the master (the positive control of the same probe).
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -d "$WORK" -- /bin/sleep 3
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- /bin/sleep 3
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 0.5
@@ -142,9 +143,10 @@ check "the supervisor still runs after every refusal" \
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 # append: the drop-in's ExecCondition= writes to the same files first.
 rm -f "$tmp/sd.out" "$tmp/sd.err"
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
     -p Group=byk -p StandardOutput="append:$tmp/sd.out" \
-    -p StandardError="append:$tmp/sd.err" -- "$NODESIM" -d "$WORK" -- \
+    -p StandardError="append:$tmp/sd.err" -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- \
     /bin/sh -c 'echo before-stop; exec sleep 60'
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 74-protocol.sh: what docs/PROTOCOL.md promises about the session's edges,
-# through the real path (opty-nodesim as the Node service, the real
-# opencode-pty-client, the installed supervisor, its unit): which frame
+# through the real path (real Node as the Node service, opty-nodesim for
+# the forged frames; the real opencode-pty-client, the installed
+# supervisor, its unit): which frame
 # out of turn is ERR_UNEXPECTED and which ERR_PROTOCOL; the 10 s wait for
 # the start frame; the largest start frame (65,536 bytes, gate 8); the
 # exit frame's result `gone`; ERR_AUTH_CHANGED for a client service

@@ -35,8 +35,10 @@ in=$(printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s' "$line" "$line" "$line" \
     "$line" "$line" "$line" "$line" "$line")
 client -i "$in
 " -- /bin/sh -c 'head -c 32768 | wc -c'
-check "a full 32 KiB input frame reaches the command" \
-    test "$(tail -n 1 "$tmp/out" | tr -d ' ')" = 32768
+got=$(tail -n 1 "$tmp/out" | tr -d ' ')
+check "a full 32 KiB input frame reaches the command ($(echo "$got" | cut -c 1-20))" \
+    test "$got" = 32768 ||
+    { wc -c "$tmp/out"; grep -c . "$tmp/out"; cat "$tmp/err"; }
 
 # Non-zero and signal exits.
 client -- /bin/sh -c 'exit 7'
@@ -61,8 +63,9 @@ check "TERM ignored: systemd escalated to SIGKILL" sh -c \
 
 # Large output, byte-exact: base64 of 192 MiB of zeroes (256 MiB).
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --wait --pipe --unit="$CLIENT_UNIT" -p Type=exec \
-    -p User=byk -p Group=byk -- "$NODESIM" -d "$WORK" -- \
+    -p User=byk -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- \
     /bin/sh -c 'head -c 201326592 /dev/zero | base64 -w 76' 2> "$tmp/err" |
     tr -d '\r' | sha256sum > "$tmp/sum"
 want=$(head -c 201326592 /dev/zero | base64 -w 76 | sha256sum)
@@ -73,6 +76,7 @@ expect_exit 1 0 success "large output then the exit frame"
 # A slow reader stalls the command; relay memory stays flat.
 rss0=$(relay_rss)
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note "opty-nodesim (-s)"
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
     -p Group=byk -- "$NODESIM" -q -s 1024 -d "$WORK" -- \
     /bin/sh -c 'head -c 268435456 /dev/zero | base64'
@@ -93,8 +97,9 @@ check "garbage after admission: the unit is stopped" wait_no_units 20
 
 # Client disconnect while the command runs.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -d "$WORK" -- /bin/sleep 60
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- /bin/sleep 60
 sleep 1
 check "a session runs" test -n "$(pty_units)"
 systemctl stop "$CLIENT_UNIT"
@@ -102,8 +107,9 @@ check "client disconnect: the unit is stopped" wait_no_units 20
 
 # Supervisor stop with live sessions.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODESIM" -P 3 -q -d "$WORK" -- /bin/sleep 60
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -P 3 -q -d "$WORK" -- /bin/sleep 60
 sleep 1
 check "three sessions run" test "$(pty_units | wc -l)" = 3
 systemctl stop "$SUP"

@@ -8,9 +8,10 @@
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
     -p Group=byk -p StandardOutput="file:$tmp/out.raw" \
-    -p StandardError="file:$tmp/err" -- "$NODESIM" -d "$WORK" \
+    -p StandardError="file:$tmp/err" -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" \
     -- /bin/sh -c 'sleep 4; echo survived'
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done

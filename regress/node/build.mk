@@ -1,7 +1,8 @@
 # regress/node/build.mk: the exact Node release (NODE_VERSION, from
 # client/node/build.mk) staged into the build directory for the
 # integration tests, which run a real Node service inside the disposable
-# systemd (regress/it/76-node.sh, 77-node-probe.sh; regress/node/), and
+# systemd (regress/it/76-node.sh, 77-node-probe.sh, and every session of
+# regress/itlib.sh's client but forged ones: regress/node/), and
 # the inheritance probe built from it as a single executable application.
 #
 #	make node-probe			the probe alone, in the disposable

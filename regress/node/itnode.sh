@@ -1,28 +1,20 @@
 # itnode.sh: shell functions for the integration scripts that run a real
 # Node service (test only; sourced after regress/itlib.sh, inside the
-# disposable systemd, as root).  The exact Node release is
-# $BUILD/node/node (regress/node/stage.sh put it there on the host); it
-# is installed the way the Node service's binary is deployed, root-owned
-# and executable but not readable by byk (0711), so that the service's
-# MainPID is non-dumpable as the supervisor requires.
+# disposable systemd, as root).  The exact Node release is itlib.sh's
+# $NODE_BIN: installed from $BUILD/node/node (regress/node/stage.sh put
+# it there on the host) the way the Node service's binary is deployed,
+# root-owned and executable but not readable by byk (0711), so that the
+# service's MainPID is non-dumpable as the supervisor requires.
 
-NODE_BIN=$NODESIM_DIR/node
 NODE_SERVICE=$REPO/regress/node/service.js
-[ -f "$BUILD/node/node" ] && [ -f "$BUILD/node/stamp" ] ||
-    { echo "FAIL: $BUILD/node/node missing (make node-stage)"; exit 1; }
 NODE_WANT=$(sed -n 's/^version=\([^ ]*\).*/\1/p' "$BUILD/node/stamp")
 
-# The container's / is in memory: what a script installs goes when done.
-itnode_cleanup() {
-	itlib_cleanup
-	rm -f "$NODE_BIN"
-}
-trap 'itnode_cleanup' EXIT
-
-# node_install: Node at $NODE_BIN, as the service's binary is deployed.
+# node_install: checks that itlib.sh installed Node at $NODE_BIN (an
+# integration script runs with IT_ACTOR=node) and that byk can read the
+# service.
 node_install() {
-	install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
-	    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
+	[ "$IT_ACTOR" = node ] && [ -x "$NODE_BIN" ] ||
+	    { echo "FAIL: no Node at $NODE_BIN (IT_ACTOR=$IT_ACTOR)"; exit 1; }
 	runuser -u byk -- test -r "$NODE_SERVICE" ||
 	    { echo "FAIL: byk cannot read $NODE_SERVICE"; exit 1; }
 }
@@ -42,6 +34,7 @@ nclient() {
 	rc=$?
 	tr -d '\r' < "$tmp/out.raw" > "$tmp/out"
 	grep '^node-service:' "$tmp/err" > "$tmp/results"
+	actor_note "node (service.js)"
 	tail -n 1 "$tmp/results" > "$tmp/last"
 }
 
