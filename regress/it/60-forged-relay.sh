@@ -97,7 +97,7 @@ scenario wrong-state "not allowed in this state (type CLOSE_REQ, session 5, stat
 scenario wrong-direction "message type sent in wrong direction"
 scenario second-start "not allowed in this state (type START_REQ, session 2, state STARTING)" client
 scenario unterminated "malformed START_REQ (session 7)" client
-# The terminal (issue 16): the window size rides only in START_REQ, a
+# The terminal: the window size rides only in START_REQ, a
 # signal only for a running session and only from the fixed set, and
 # SHUTDOWN_DONE only as the answer to a shutdown, on session id 0.
 scenario winsize-zero "malformed START_REQ (session 6)" client

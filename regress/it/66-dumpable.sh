@@ -1,6 +1,6 @@
 #!/bin/sh
-# 66-dumpable.sh: issue 14 item 6 and the early close of item 5.  The
-# client's MainPID must not be attachable by an unrelated byk process:
+# 66-dumpable.sh: the Node service must be non-dumpable, and waiting
+# connections are closed early.  The client's MainPID must not be attachable by an unrelated byk process:
 # a dumpable client is refused (ERR_AUTH_DUMPABLE, 16) with a journal
 # line saying how to fix the deployment, unless the operator's setting
 # OPENCODE_PTY_ALLOW_DUMPABLE_CLIENT=1 relaxes it, loudly.  The theft the

@@ -1,7 +1,7 @@
 #!/bin/sh
-# 67-authflood.sh: issue 14 item 5, connections waiting for
-# authentication.  Two forged flooders open connections as fast as they
-# can for a bounded time and count: a byk process outside
+# 67-authflood.sh: connections waiting for authentication.  Two forged
+# flooders open connections as fast as they can for a bounded time and
+# count: a byk process outside
 # opencode-v2.service and a process of another uid (nobody, in group byk
 # so it can reach the socket).  Meanwhile the real client runs sessions:
 # none may be refused ERR_BUSY, and the flood may cost PID 1 no D-Bus

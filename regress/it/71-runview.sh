@@ -1,6 +1,6 @@
 #!/bin/sh
 # 71-runview.sh: the session unit's view of /run and the supervisor's
-# start-up feature checks (issue 14, items 2 and 3), against the real
+# start-up feature checks, against the real
 # supervisor in the disposable systemd.  A real session unit has the
 # private /run properties as PID 1 shows them and PrivatePIDs= exactly
 # where PID 1 knows it; ordinary commands still work in it; its /run

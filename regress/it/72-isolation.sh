@@ -1,5 +1,5 @@
 #!/bin/sh
-# 72-isolation.sh: the attacker table of issue 14 (acceptance gate 7).
+# 72-isolation.sh: the attacker table of SECURITY.md (acceptance gate 7).
 # A command started through the real path (opencode-v2.service's
 # MainPID -> client helper -> supervisor -> session unit) runs the forged
 # attacker opty-escape and tries to reach the system bus, byk's user bus,
@@ -157,7 +157,7 @@ plan_process() {
 # errno (for a socket: no such path, no permission or no listener at
 # the inode that path reaches; for a process: no permission or no such
 # process in the command's PID namespace).  A Node service that is not
-# dumpable is refused to the control too (issue 14 part 6): then only
+# dumpable is refused to the control too (66-dumpable.sh): then only
 # the decoy's rows prove the session's own boundary.
 row() {
 	in=$(result "$tmp/inside" "$3")

@@ -1,6 +1,6 @@
 #!/bin/sh
-# 73-terminal.sh: the session's terminal as the Node service sees it
-# (issue 16), against the real supervisor in the disposable systemd:
+# 73-terminal.sh: the session's terminal as the Node service sees it,
+# against the real supervisor in the disposable systemd:
 # the PTY the root parent makes (size, owner, who holds its ends), the
 # command as the unit's main process with its own exit status, RESIZE
 # and SIGNAL frames from a client (valid, invalid, before and after the

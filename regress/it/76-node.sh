@@ -1,5 +1,5 @@
 #!/bin/sh
-# 76-node.sh: issue 18 item 2.  A real opencode-v2.service runs a Node
+# 76-node.sh: a real opencode-v2.service runs a Node
 # program (regress/node/service.js) under the exact Node release, which
 # uses the client module client/node/ against the real supervisor:
 # output, input, exit codes, signals, resize, the 17th session's busy

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 77-node-probe.sh: issue 18 item 3, the inheritance probe (also `make
+# 77-node-probe.sh: the inheritance probe (also `make
 # node-probe`).  The probe (regress/node/probe.js), built as a single
 # executable application of the exact Node release (regress/node/sea.sh)
 # and installed root-owned 0711 as the Node service is deployed, runs as

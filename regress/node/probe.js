@@ -1,6 +1,6 @@
 'use strict';
-// probe.js: test only, never installed.  The Node inheritance probe of
-// issue 18 (`make node-probe`, regress/it/77-node-probe.sh), built into
+// probe.js: test only, never installed.  The Node inheritance probe
+// (`make node-probe`, regress/it/77-node-probe.sh), built into
 // a single executable application by regress/node/sea.sh and run as the
 // MainPID of opencode-v2.service (user byk) against the real supervisor.
 // While sessions of client/node are live it checks that only the fixed
