@@ -12,6 +12,9 @@
 #	BENCH_WINDOW=5	(see inner.sh)
 #	BENCH_ONLY=node	(make bench-node: the Node comparison alone,
 #			bench/nodebench.sh; docs/BENCHMARKS.md untouched)
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 . "$(cd "$(dirname "$0")/.." && pwd -P)/regress/harness.sh"
 # harness.sh finds itself from $0, which is this script.

@@ -24,6 +24,9 @@
  *	L idx first last end bytes window_bytes window_us
  *	J idx error CODE | J idx eof bytes
  * and last "# busy RETRIES wall_us WALL".
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -12,6 +12,9 @@
  *
  * Per run, microseconds from fork(): X idx first last exit bytes status
  * (exit: the command was reaped and its stdout reached EOF).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/wait.h>
 

@@ -9,6 +9,9 @@
  * or failed and referenced by the caller, as systemd-run --wait asks;
  * BP_NOMOUNT, without the session's mount sandbox; BP_SKIP, without
  * one fixed property, to tell each one's share.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include "proto/config.h"
 

@@ -1,6 +1,9 @@
 /*
  * benchprops.h: the session unit's StartTransientUnit call for
  * opty-benchunit (bench/benchprops.c; never installed).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_BENCHPROPS_H
 #define OPTY_BENCHPROPS_H

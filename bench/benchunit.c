@@ -36,6 +36,9 @@
  * reads EIO (the socketpair EOF), which is when the supervisor can send
  * its exit frame.  -i writes that many bytes to the master (the stream)
  * once the first output byte came.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 

@@ -1,5 +1,8 @@
 # bench/build.mk: `make bench`, the benchmarks (never part of make check,
 # never installed; the tools land in build/tools/).  See docs/BENCHMARKS.md.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 BENCH_COMMON_SRCS	:= bench/clock.c proto/log.c
 

@@ -1,6 +1,9 @@
 /*
  * clock.c: monotonic time and number parsing for the benchmark tools
  * (never installed; trusts its caller).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdint.h>

@@ -4,6 +4,9 @@
 # to $OUT/*.txt; bench/report.sh turns them into the table.  Nothing here
 # judges a number: a slow figure is reported, never a failure.  A session
 # that fails outright is recorded as such in the raw lines.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 : "${OUT:?OUT is not set}"

@@ -13,6 +13,9 @@
 # Needs NODE_BIN (build-aux/node.sh) and NODEPTY_DIR (build-aux/
 # node-pty.sh), both made on the host by bench/bench.sh (the container
 # has no network); RUNS, TPUT_CMD, WORK, CLIENT_UNIT from inner.sh.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 NB=$NODESIM_DIR/nodebench
 nodebench_install() {

@@ -12,6 +12,9 @@
 //
 //	node nodetput.js nodepty NODEPTY_DIR CWD -- ARGV...
 //	node nodetput.js module MODULE_DIR CWD -- ARGV...
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const path = require('node:path');
 

@@ -20,6 +20,9 @@
  * only the relaying process is counted.  Left out, on purpose: libevent
  * dispatch (one epoll_wait per wake-up) and the kernel's copies, which
  * callgrind does not see.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/uio.h>

@@ -2,6 +2,9 @@
 # on stdout) from OUT/node.txt (bench/nodebench.sh).  Run by report.sh
 # in a full run and by bench.sh alone for make bench-node.  Test-only.
 #	sh bench/report-node.sh OUTDIR
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 OUT=${1:?usage: report-node.sh OUTDIR}
 [ -s "$OUT/node.txt" ] || { echo "(no Node comparison in this run)"; exit 0; }

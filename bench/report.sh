@@ -3,6 +3,9 @@
 # installed; runs on the host after the disposable systemd is gone.
 #	sh bench/report.sh OUTDIR
 # Numbers are reported, never judged: nothing here fails on a figure.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 OUT=${1:?usage: report.sh OUTDIR}
 

@@ -11,6 +11,9 @@
 # by build-aux/npmpkg.sh, and unpacked into OPTY_BUN_CACHE (default
 # /var/cache/opencode-pty/bun)/VERSION.  A good cache is used without
 # network access.  A failure is one line on stderr and exit 1.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 VERSION=${1:-${BUN_VERSION:-1.4.4}}
 CACHE=${OPTY_BUN_CACHE:-/var/cache/opencode-pty/bun}

@@ -13,6 +13,9 @@
 #	TESTS, SCRIPT_TESTS	what check-unit runs (lint/build.mk leaves
 #				out regress/host/lint.sh: the same sources,
 #				already linted by make check)
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)

@@ -13,6 +13,9 @@
 # a child that trips valgrind fails its test.  A test named with -n runs
 # natively instead (it must still pass; its result counts): the reason
 # is in lint/build.mk (VALGRIND_NATIVE) and docs/ANALYSIS.md.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 BUILD=${BUILD:-build}

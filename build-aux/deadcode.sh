@@ -16,6 +16,9 @@
 #
 #	DEAD_BUILD=build/lint/dead	scratch build directory
 #	BUILD=build			the production build to inspect
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)

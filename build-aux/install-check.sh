@@ -12,6 +12,9 @@
 #
 # A POSIX ACL entry granting write shows in the group bits (the ACL mask),
 # so the group-write test covers named users and groups too.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 prog=install-check
 bad=0

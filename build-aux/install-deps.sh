@@ -6,6 +6,9 @@
 # registry binary package) with curl; libatomic1 and libstdc++6 are
 # what that binary links against.  python3 and g++ are node-gyp's, for
 # make bench's node-pty (build-aux/node-pty.sh).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -eu
 
 PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev

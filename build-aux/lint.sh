@@ -12,6 +12,9 @@
 #	LINT_BUILD=build/lint	scratch: compile database, scan-build tree
 #	LINT_JOBS=2		parallel jobs
 #	LINT_DIRS="..."		directories whose *.c are checked
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)

@@ -18,6 +18,9 @@
 # /var/cache/opencode-pty/node-pty)/VERSION-nodeNODE_VERSION; a good
 # cache is used without network access.  A failure is one line on
 # stderr and exit 1.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 VERSION=${NODEPTY_VERSION:-1.1.0}
 NPM_VERSION=${NPM_VERSION:-12.2.2}

@@ -11,6 +11,9 @@
 # into OPTY_NODE_CACHE (default /var/cache/opencode-pty/node)/VERSION.
 # A good cache is used without any network access.  A failure is one
 # line on stderr and exit 1, never a fallback to another Node.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 VERSION=${1:-${NODE_VERSION:-26.4.0}}
 CACHE=${OPTY_NODE_CACHE:-/var/cache/opencode-pty/node}

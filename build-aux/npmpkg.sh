@@ -17,6 +17,9 @@
 #	npmpkg_place NEW DIR		NEW (with its stamp) becomes DIR
 #	npmpkg_stamp DIR PKG VERSION	true if DIR was installed from
 #					PKG@VERSION by npmpkg_install
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 REGISTRY=${OPTY_NPM_REGISTRY:-https://registry.npmjs.org}
 # node.sh keeps the name its caches already carry.
 NPMPKG_STAMP=${NPMPKG_STAMP:-.opty-npm}

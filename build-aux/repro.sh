@@ -12,6 +12,9 @@
 # Only committed content is built: uncommitted changes cannot be named by
 # a revision, so they are reported, never included.  Never runs `make
 # check` (no recursion into the test suites).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 set -eu
 export LC_ALL=C TZ=UTC

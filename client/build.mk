@@ -2,6 +2,9 @@
 # to send one start frame plus the directory descriptor; its unit test
 # and its strace-based host test.  Linked static-pie so that strace of
 # the whole process, from execve on, shows every system call it makes.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/send.c \
 			   client/sandbox.c proto/cmsgfd.c

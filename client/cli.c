@@ -4,6 +4,9 @@
  * Runs as byk on an argv built by the Node service.  Every bound of the
  * start frame is checked here so a refusal names its reason; the
  * encoder checks them again.  Messages never echo an argument back.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,9 @@
  * to the supervisor.  Runs unprivileged as byk; trusts nothing it was
  * given (argv, descriptors) beyond what it checks here.  Each function
  * is separate from main() so the unit tests can drive it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_CLIENT_H
 #define OPTY_CLIENT_H

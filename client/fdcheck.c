@@ -3,6 +3,9 @@
  * does anything else.  Runs as byk on descriptors inherited from the
  * Node service; none of them is trusted until checked here.  Nothing in
  * this file takes a path: descriptors are probed by number only.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/resource.h>

@@ -6,6 +6,9 @@
  * frame first; the descriptor rides on the first byte sent) and exits.
  * It never connects, opens, stats or resolves a path and never reads a
  * frame: docs/CLIENT.md says how regress/ proves that.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdio.h>
 #include <string.h>

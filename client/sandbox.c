@@ -4,6 +4,9 @@
  * process can only format, send on fd 3, wait for fd 3 to drain, write
  * a message to fd 2 and exit: no path, no new socket, no new
  * descriptor.  docs/CLIENT.md lists every rule and why it is there.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>

@@ -7,6 +7,9 @@
  * connected AF_UNIX stream socket).  The socket is a duplicate of the
  * Node service's own and may be non-blocking; its flags are shared, so
  * they are left alone and a full buffer is waited out with poll().
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/types.h>

@@ -2,6 +2,9 @@
 # supervisor by parent/build.mk via DBUSD_SRCS, which must also link
 # proto/argcodec.c and proto/log.c), its cmocka tests and the test-only
 # probe tool that drives it inside the disposable systemd.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
 			   dbusd/call.c dbusd/decode.c dbusd/ident.c \

@@ -5,6 +5,9 @@
  * the parent only from here, after sd_bus_process() has returned, so the
  * parent may make bus calls from its callbacks without re-entering
  * sd-bus.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 

@@ -4,6 +4,9 @@
  * start-up, and the requests the running parent waits for without
  * blocking.  Every reply is read with its type checked; nothing here
  * interprets a signal.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdarg.h>

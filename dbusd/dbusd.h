@@ -3,6 +3,9 @@
  * opencode-pty-supervisor.service; everything it reads comes from PID 1
  * over the system bus and is type-checked before use.  Signals are hints
  * that make the parent ask again; they are never proof of anything.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_DBUSD_H
 #define OPTY_DBUSD_H

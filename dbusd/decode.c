@@ -4,6 +4,9 @@
  * exact interface the table names and has exactly the expected type and
  * size: a property of the same name offered elsewhere is ignored, so a
  * look-alike can never stand in for the real one.  Pure: no bus I/O.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <string.h>

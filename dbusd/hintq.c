@@ -4,6 +4,9 @@
  * losing one under a flood is safe while unbounded growth is not: a full
  * queue drops and counts.  Duplicate "unit changed" hints carry no more
  * information than one, so they are merged.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <string.h>
 

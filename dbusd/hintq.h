@@ -1,6 +1,9 @@
 /*
  * hintq.h: the bounded queue of D-Bus signal hints (root parent, pure
  * data structure).  A flood of signals can only fill it, never grow it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_HINTQ_H
 #define OPTY_HINTQ_H

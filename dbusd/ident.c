@@ -3,6 +3,9 @@
  * from PID 1 for the root parent's peer authentication.  Each property is
  * read only from the interface systemd defines it on; a ControlGroup or
  * MainPID answered by any other interface does not count.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stddef.h>

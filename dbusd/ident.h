@@ -1,6 +1,9 @@
 /*
  * ident.h: client identity decoding (root parent), exposed for the unit
  * tests: the table of exact interfaces and the pure decoder.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_DBUSD_IDENT_H
 #define OPTY_DBUSD_IDENT_H

@@ -4,6 +4,9 @@
  * one is checked to come from PID 1's current unique name, reduced to a
  * session unit name and queued; the parent then asks PID 1 itself.
  * Nothing here makes a bus call: handlers run inside sd_bus_process().
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -3,6 +3,9 @@
  * create, stop or sweep: opencode-pty-<32 lowercase hex>.service.  Pure
  * code, runs in the root parent; a name that fails here is never sent to
  * systemd, so a lookalike unit can never be touched.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/random.h>
 

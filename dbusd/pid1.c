@@ -4,6 +4,9 @@
  * (start-up, blocking).  A setting PID 1 does not know would make every
  * StartTransientUnit fail, so each is asked for only where PID 1 says it
  * has it: by the exact D-Bus error, never by guessing from a version.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,9 @@
 /*
  * priv.h: the inside of the root parent's D-Bus layer, shared by the
  * dbusd/ files only.  Nothing here is visible to the rest of the parent.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_DBUSD_PRIV_H
 #define OPTY_DBUSD_PRIV_H

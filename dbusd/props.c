@@ -3,6 +3,9 @@
  * property of the session unit is listed here and nowhere else; the
  * command arguments reach systemd only in the launcher's inert encoding,
  * so no ExecStart= specifier or quoting rule can act on client text.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <limits.h>

@@ -3,6 +3,9 @@
  * is data (props_fixed[]) so that a reviewer and a unit test can read the
  * whole set; the few values that depend on the session are built by
  * props_append().
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_PROPS_H
 #define OPTY_PROPS_H

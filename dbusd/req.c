@@ -8,6 +8,9 @@
  * both are in; the request is then handed to its owner from bus_run(),
  * after sd_bus_process() has returned, like the signal hints.  Freeing a
  * request cancels whatever part of it is still pending.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -4,6 +4,9 @@
  * strict check AND its BindsTo= is exactly [OPTY_SUPERVISOR_UNIT]; any
  * look-alike (other case, other type, extra or foreign BindsTo=) is left
  * alone, so the sweep can never stop somebody else's unit.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <string.h>

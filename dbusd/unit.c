@@ -3,6 +3,9 @@
  * Every call names a unit that passed unit_name_valid(), so the parent
  * can never act on a unit it did not name itself.  "Gone" is decided
  * only by asking PID 1, never by a signal.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stddef.h>

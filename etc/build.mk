@@ -8,6 +8,9 @@
 # configuration, not the distribution's, so /usr/lib is left alone.  No
 # tmpfiles.d file is needed: systemd creates /run/opencode-pty itself
 # (RuntimeDirectory=) and the parent makes the relay's empty root in it.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 SYSUSERSDIR	?= /etc/sysusers.d
 

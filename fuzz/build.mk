@@ -6,6 +6,9 @@
 #   make fuzz-build	build every harness
 #   make fuzz		run each for FUZZ_SECONDS (60) on a copy of its corpus
 #   make fuzz-smoke	run each for FUZZ_SMOKE_SECONDS (10); also in check-unit
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 FUZZ_CC			?= clang-14
 FUZZ_SECONDS		?= 60

@@ -3,6 +3,9 @@
  * built by fuzz/build.mk with clang and never linked into a shipped
  * binary.  A broken property aborts, so libFuzzer stops, saves the input
  * and the run fails exactly as it does on a sanitizer report.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_FUZZ_H
 #define OPTY_FUZZ_H

@@ -13,6 +13,9 @@
  * As bytes it goes to arg_encode(): up to 4096 bytes with no NUL must
  * encode to the documented length and decode back to themselves; more
  * must be ARG_E_TOOLONG, a NUL must be ARG_E_NUL.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

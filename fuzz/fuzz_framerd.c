@@ -22,6 +22,9 @@
  *    are in range (rows, cols 1..4096; a signal of the fixed set), an
  *    accepted payload re-encodes to the same bytes, and a refusal is
  *    the documented code, which the encoder gives for the same values.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -25,6 +25,9 @@
  * message must leave msg->fd at -1, exactly one packet is consumed per
  * receive, and the number of open descriptors is the same after every
  * input as before it: nothing leaks.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -17,6 +17,9 @@
  *    malformed expected revision, empty, over 4095 bytes, NUL, no final
  *    newline, fewer than four lines, more than four lines (trailing or
  *    duplicate); with four lines a repeated one is refused as such.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

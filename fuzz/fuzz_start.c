@@ -17,6 +17,9 @@
  *    refuses with FRAME_E_WINSIZE.
  * Every refusal must be one of the documented FRAME_E_* codes, and a
  * payload over 65536 bytes must be FRAME_E_TOOLARGE.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -6,6 +6,9 @@
 # sanitizer report or violated property fails the run; its log and the
 # input that caused it are kept and named.  The binaries must already be
 # built (make fuzz-build).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 cd "$(dirname "$0")/.." || exit 1

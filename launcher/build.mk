@@ -1,5 +1,8 @@
 # launcher/build.mk: opencode-pty-launcher, the session unit's ExecStart
 # (runs as the session user; links libc only), and its unit tests.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 LAUNCHER_PURE_SRCS	:= launcher/command.c proto/argcodec.c
 

@@ -21,6 +21,9 @@
  * Ignored signals and the blocked mask survive execve: sig_reset()
  * decides the command's state here, not whatever started the launcher
  * (systemd resets them today), so that ^C on the terminal reaches it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>

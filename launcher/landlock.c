@@ -17,6 +17,9 @@
  *    right handled, and one rule grants it beneath "/".  Nothing else is
  *    handled, so nothing else is denied;
  *  - ABI 1: REFER cannot be granted; refused (OPTY_LANDLOCK_ABI_MIN).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/prctl.h>
 #include <sys/syscall.h>

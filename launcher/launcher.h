@@ -6,6 +6,9 @@
  * trusted more than the session user is.  It ends in the command's
  * execve: the command is the unit's main process.  See
  * docs/LAUNCHER.md.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_LAUNCHER_H
 #define OPTY_LAUNCHER_H

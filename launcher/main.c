@@ -22,6 +22,9 @@
  * names the failure class.  Until fd 2 has been replaced that line goes
  * to fd 1: fd 2 is then the socket that carries the approved directory,
  * which nobody reads.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -14,6 +14,9 @@
  * is followed), and is resolved without following any symbolic link: a
  * canonical path has none, so one found here means the tree changed
  * under us.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>

@@ -6,6 +6,9 @@
  * controlling terminal of the unit's session: the command then is the
  * terminal's foreground process group, so ^C, ^Z and the kernel's
  * SIGWINCH reach it, and /dev/tty opens for it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>

@@ -3,8 +3,11 @@
 # over the unit tests (`make check-valgrind`) and the whole suite with
 # ASan and UBSan (`make check-asan`, not part of `make check`: slow).
 # See docs/ANALYSIS.md.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-SCRIPT_TESTS	+= regress/host/lint.sh
+SCRIPT_TESTS	+= regress/host/lint.sh regress/host/hygiene.sh
 
 # The client is linked static-pie and the sanitizer runtimes link only
 # dynamically into a PIE: under SAN it is built without them.

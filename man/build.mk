@@ -1,5 +1,8 @@
 # man/build.mk: the manual pages (mdoc) and their installation.  Lint:
 # regress/host/mandoc-lint.sh, run by `make check-unit`.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 MAN8		+= man/opencode-pty-supervisor.8 man/opencode-pty-launcher.8 \
 		   man/opencode-pty-client.8 \

@@ -17,6 +17,9 @@
  * the others wait their turn in arrival order.  A flood of connections
  * thus costs PID 1 nothing from outside the client service, and a
  * bounded queue from inside it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>

@@ -1,5 +1,8 @@
 # parent/build.mk: opencode-pty-supervisor, the root parent.  It links
 # the imsg channel and the D-Bus layer but not the client frame codec.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 PROGS				+= opencode-pty-supervisor
 opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \

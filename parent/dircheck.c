@@ -3,6 +3,9 @@
  * descriptor (trust level: root parent; the descriptor is the client's).
  * It must be a directory with the st_dev and st_ino the start frame
  * claims, and the check must not wait on the client's file system.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>

@@ -1,5 +1,8 @@
 /*
  * dircheck.h: the parent's directory check (parent/dircheck.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef PARENT_DIRCHECK_H
 #define PARENT_DIRCHECK_H

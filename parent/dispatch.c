@@ -5,6 +5,9 @@
  * state before session.c's table sees it as an event; any violation is
  * fatal and the parent fails closed, because a relay that breaks the
  * table is compromised.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stddef.h>

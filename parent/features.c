@@ -3,6 +3,9 @@
  * serves anybody (root, start-up only).  A missing requirement is a
  * refusal to start with a journal line that names it, never a silent
  * degradation; the optional hardening in force is logged once.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,9 @@
 /*
  * features.h: the root parent's start-up checks of the kernel, the host
  * and PID 1 (parent/features.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_FEATURES_H
 #define OPTY_FEATURES_H

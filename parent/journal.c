@@ -2,6 +2,9 @@
  * journal.c: one structured journal record per session (root parent).
  * The argv itself is not logged, only its count and a digest, so the
  * journal does not become a copy of what users typed.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdio.h>
 #include <string.h>

@@ -2,6 +2,9 @@
  * listen.c: the run directory, the relay's empty root and the listening
  * socket (root parent).  Only root and the group of the session user
  * may connect; the relay gets the socket, the parent never accepts.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -4,6 +4,9 @@
  * capability (privdrop.c), and only then opens the system bus (sd-bus
  * connections do not survive fork).  From
  * then on it only answers the relay and follows systemd.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/types.h>

@@ -3,6 +3,9 @@
  * holds the systemd bus connection, and never reads a client byte: all
  * it learns from clients comes from the kernel (peer credentials) and
  * from messages of the relay, which it treats as hostile.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_PARENT_H
 #define OPTY_PARENT_H

@@ -11,6 +11,9 @@
  * (StartTransientUnit with User= is accepted from uid 0 only), and
  * locks the securebits so that nothing, not even an exec of a
  * root-owned file, gives any other capability back.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/prctl.h>
 #include <sys/syscall.h>

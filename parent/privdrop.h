@@ -1,6 +1,9 @@
 /*
  * privdrop.h: the root parent's capability drop once the relay runs
  * (parent/privdrop.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef PARENT_PRIVDROP_H
 #define PARENT_PRIVDROP_H

@@ -6,6 +6,9 @@
  * the peer given to the session user with the tty group.  The peer goes
  * to the unit as its terminal, the master to the relay; the parent keeps
  * neither once the unit's start is decided (start.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>

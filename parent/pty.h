@@ -1,5 +1,8 @@
 /*
  * pty.h: the session terminal made by the root parent (parent/pty.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_PARENT_PTY_H
 #define OPTY_PARENT_PTY_H

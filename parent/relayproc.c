@@ -6,6 +6,9 @@
  * channel, the listening socket and its own journal stream open and its
  * numeric ids on the command line; it drops its own privileges before
  * it reads a client byte.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -8,6 +8,9 @@
  * a row in every state msgtab.c allows it in.  A slot in AUTH is not a
  * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
  * given back to the relay (CLOSED) only once its unit is gone.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <string.h>
 #include <unistd.h>

@@ -4,6 +4,9 @@
  * so the state proto/msgtab.c checks is the state the table moves, and
  * only session.c assigns it.  The files session.c calls keep their own
  * fields below and tell it what happened by parent_session_event() only.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_PARENT_SESSION_H
 #define OPTY_PARENT_SESSION_H

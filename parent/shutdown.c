@@ -3,6 +3,9 @@
  * stop or failing closed, every unit it started is stopped and confirmed
  * gone before it exits; the units' BindsTo= on the supervisor is the
  * second line should the parent die before that.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/wait.h>
 

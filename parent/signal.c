@@ -8,6 +8,9 @@
  * in the order asked, a repeat of the last one merged with it (as the
  * kernel merges a standard signal already pending), and any beyond the
  * FIFO dropped with a line in the journal.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdint.h>
 #include <string.h>

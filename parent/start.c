@@ -5,6 +5,9 @@
  * session.c has had the client authenticated again, sends it without
  * blocking the parent's loop.  The relay's decoding is not trusted: the
  * request is decoded again here from the imsg payload.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -6,6 +6,9 @@
  * is work for PID 1 at the moment it is starting or checking a session.
  * So the line is sent at most once per STATUS_DELAY_MS, only when its
  * text changed, and always ends up showing the latest counters.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdio.h>
 #include <string.h>

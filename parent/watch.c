@@ -4,6 +4,9 @@
  * on the unit's state as read back from systemd, and what it means for
  * the session goes to session.c as an event: the start job's end, the
  * command's end, the unit gone.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/time.h>
 

@@ -4,6 +4,9 @@
  * already bounded; arg_decode runs in the launcher as the session user
  * on whatever systemd put on its command line, so it accepts exactly
  * one spelling of each byte string and rejects everything else.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

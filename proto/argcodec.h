@@ -3,6 +3,9 @@
  * each command argument as "a" + unpadded URL-safe base64 so that the
  * ExecStart line systemd sees is inert; the launcher (as the session
  * user) accepts only the canonical form of that grammar.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_ARGCODEC_H
 #define OPTY_ARGCODEC_H

@@ -1,5 +1,8 @@
 # proto/build.mk: shared codecs (wire frames, imsg channel, arguments, logs)
 # and their cmocka tests.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 PROTO_ERR_SRCS		:= proto/errtext.c proto/ttyrules.c
 PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c $(PROTO_ERR_SRCS)

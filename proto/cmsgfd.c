@@ -3,6 +3,9 @@
  * every descriptor out of a received one (any trust level).  Every path
  * that passes or may be handed a descriptor uses these, so none can send
  * two or keep one it did not mean to.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 

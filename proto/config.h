@@ -1,6 +1,9 @@
 /*
  * config.h: the fixed names, paths and limits every opencode-pty process
  * agrees on.  Compile-time only: nothing here is read from a client.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_CONFIG_H
 #define OPTY_CONFIG_H

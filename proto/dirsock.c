@@ -5,6 +5,9 @@
  * socket's peer is root (the socket pair was made by the root parent
  * before any byk process held it), exactly one byte, exactly one
  * descriptor, and that descriptor a directory.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -5,6 +5,9 @@
  * made, whose other end is the unit's standard error: PID 1 takes any
  * socket as StandardErrorFileDescriptor=, while systemd 262 refuses a
  * directory there.  See docs/LAUNCHER.md.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_DIRSOCK_H
 #define OPTY_DIRSOCK_H

@@ -2,6 +2,9 @@
  * errtext.c: the default text of each error frame code.  Shared by the
  * relay (which sends error frames) and the root parent (which only logs
  * codes): kept apart from frame.c so the parent links no frame parser.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdint.h>
 

@@ -6,6 +6,9 @@
  *
  * Every decoder checks bounds subtractively against the bytes that
  * remain, so no length from the wire is ever added to anything.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

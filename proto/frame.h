@@ -2,6 +2,9 @@
  * frame.h: the client wire protocol (docs/PROTOCOL.md).  Used by the
  * relay (untrusted input) and the client helper; never linked into the
  * root parent.  All integers are big-endian on the wire.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_FRAME_H
 #define OPTY_FRAME_H

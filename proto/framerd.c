@@ -7,6 +7,9 @@
  * reader never takes a byte past the end of the current frame: what the
  * client pipelined behind it stays with the caller, who feeds it again
  * after frame_reader_next().
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,9 @@
  * checked against the table in msgtab.c before it is returned, and on
  * any error every descriptor that came with it is closed.  The table is
  * data; every function that reads it is here.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

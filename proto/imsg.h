@@ -3,6 +3,9 @@
  * SOCK_SEQPACKET packet: a fixed header, a payload, at most one
  * descriptor.  Every received message is checked (imsg.c) against the
  * one table, the data in msgtab.c, before anybody looks at it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_IMSG_H
 #define OPTY_IMSG_H

@@ -4,6 +4,9 @@
  * logs it per session; the launcher asks before it enters its domain).
  * Raw syscalls: glibc has no wrapper, and Debian 12's <linux/landlock.h>
  * lacks the newer fields.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/syscall.h>
 

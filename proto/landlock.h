@@ -4,6 +4,9 @@
  * The root parent refuses to start below OPTY_LANDLOCK_ABI_MIN and logs
  * landlock_describe() per session; the launcher enters the domain
  * (launcher/launcher.h).  See docs/LAUNCHER.md, "Landlock".
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_PROTO_LANDLOCK_H
 #define OPTY_PROTO_LANDLOCK_H

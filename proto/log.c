@@ -3,6 +3,9 @@
  * Writes one line per call to stderr with a single write(2); never
  * allocates, so it is safe in the relay's sandbox (only write(2) is
  * needed).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdio.h>

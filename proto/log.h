@@ -2,6 +2,9 @@
  * log.h: logging for every opencode-pty process (any trust level).
  * Lines go to stderr with sd-daemon priority prefixes so journald keeps
  * the level, and each line carries the process tag given to log_init().
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_LOG_H
 #define OPTY_LOG_H

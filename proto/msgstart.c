@@ -3,6 +3,9 @@
  * argc NUL-terminated strings.  The relay encodes it from a start frame
  * it already checked; the root parent decodes it and trusts nothing the
  * relay did, so the decoder repeats every rule on its own.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,9 @@
  * where it bounds what a compromised relay can say: direction, exact
  * payload size, descriptor presence and the session states allowing
  * each type.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

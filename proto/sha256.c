@@ -2,6 +2,9 @@
  * sha256.c: SHA-256 as specified by FIPS 180-4, section 6.2.  Pure
  * computation, no I/O; runs inside the root readiness verifier, so it
  * is kept short enough to check line by line against the standard.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <string.h>
 

@@ -3,6 +3,9 @@
  * library it may link exports one.  Pure computation on caller memory;
  * used by the root readiness verifier and the root parent (the relay's
  * binding, the journal's argv digest).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_SHA256_H
 #define OPTY_SHA256_H

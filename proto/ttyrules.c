@@ -3,6 +3,9 @@
  * checks on its own: the window size and the signals a client may ask
  * for.  Linked into the relay and client (frame codecs) and into the
  * root parent, which judges the relay's requests by the same rules.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdint.h>
 

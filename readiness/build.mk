@@ -2,6 +2,9 @@
 # opencode-pty-verify-readiness and its tests.  The reviewed revision line
 # is generated into $(BUILD)/gen/opty-revision.h and seen by one object
 # only, readiness/revision.o, through the dedicated rule below.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 PROGS		+= opencode-pty-verify-readiness
 opencode-pty-verify-readiness_SRCS := readiness/main.c readiness/verify.c \

@@ -6,6 +6,9 @@
  * installed unit files, drop-in and sysusers.d entry are the ones
  * embedded at build time.  Any refusal exits 1 with one line on stderr,
  * which makes systemd skip the service instead of failing it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdio.h>

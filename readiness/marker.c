@@ -3,6 +3,9 @@
  * as root inside opencode-pty-verify-readiness on bytes read from a
  * root-owned file, but is written as if the bytes were hostile: every
  * rule is exact, nothing is trimmed, normalised or skipped.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <string.h>
 

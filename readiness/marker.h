@@ -3,6 +3,9 @@
  * content-bound readiness marker of seed 001.  The parser is a pure
  * function over bytes already read; it runs in the root verifier and
  * treats the marker as untrusted text until every rule has passed.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_MARKER_H
 #define OPTY_MARKER_H

@@ -2,6 +2,9 @@
  * readiness.h: the root readiness verifier (opencode-pty-verify-readiness),
  * run by systemd as ExecCondition= of opencode-v2.service.  Reads only
  * root-owned files at fixed paths; answers ready (0) or not ready (1).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_READINESS_H
 #define OPTY_READINESS_H

@@ -3,6 +3,9 @@
  * verifier.  OPTY_REVISION comes from $(BUILD)/gen/opty-revision.h,
  * written by readiness/build.mk from `git rev-parse HEAD` and
  * build-aux/review-source-hash; only this object sees it.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include "readiness/readiness.h"
 

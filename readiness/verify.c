@@ -3,6 +3,9 @@
  * root under systemd.  Every file is reached from "/" one component at a
  * time without following symbolic links, through directories that only
  * root can write, so no other user can swap a file in between checks.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <fcntl.h>

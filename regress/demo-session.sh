@@ -3,6 +3,9 @@
 # systemd as root.  Starts the supervisor service, writes the readiness
 # marker, and runs two real sessions through a demo opencode-v2.service
 # that spawns opencode-pty-client exactly as the Node service does.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

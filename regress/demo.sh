@@ -5,6 +5,9 @@
 #
 #	BUILD=build	build directory (relative to the repository)
 #	DEMO_KEEP=1	leave the container running afterwards
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 . "$(cd "$(dirname "$0")" && pwd -P)/harness.sh"
 

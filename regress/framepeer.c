@@ -4,6 +4,9 @@
  * which only the Node module sends.  Test only: the tests and tools read
  * what the relay wrote with the same checks a client makes, bounds
  * checked subtractively against the bytes that remain.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

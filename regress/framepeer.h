@@ -4,6 +4,9 @@
  * peers and benchmarks that read them as a client would, and the encoder
  * of the signal frame, which only the Node module (JavaScript) sends
  * (test only, never linked into a shipped program).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef OPTY_FRAMEPEER_H
 #define OPTY_FRAMEPEER_H

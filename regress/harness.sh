@@ -20,6 +20,9 @@
 # HARNESS_MASK (units masked inside), BUILD (build dir, default build),
 # HARNESS_ROOT (the OS tree to boot, default the host's /: a tree of
 # regress/roots.sh runs the same tests on another systemd).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 # shellcheck shell=dash disable=SC2016,SC2013,SC2044
 # Scripts sourcing it live next to it, in regress/, or set HARNESS_SELF.

@@ -12,6 +12,9 @@
 #	ROOT=trixie		boot that tree of regress/roots.sh (built or
 #				rebuilt first when needed) instead of the
 #				host's /; HARNESS_ROOT=DIR boots any tree
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 . "$(cd "$(dirname "$0")" && pwd -P)/harness.sh"
 

@@ -4,6 +4,9 @@
 # With ITLIB_BASE=1 only the verdict helpers and $tmp are set up: for the
 # scripts that run no session (no client install, no readiness marker,
 # nothing stopped).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 fails=0
 pass() { echo "PASS: $*"; }

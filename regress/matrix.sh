@@ -12,6 +12,9 @@
 #
 #	MATRIX="host bookworm-bpo trixie sid"	the versions (default: all)
 #	IT_ONLY=...				passed on to integration.sh
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)

@@ -17,6 +17,9 @@
 # when its stamp is missing, was made from another package list, is older
 # than OPTY_ROOTS_MAX_AGE days (default 30), or a file the suite runs is
 # gone.  Nothing is downloaded when the cache is good.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 set -u
 OPTY_ROOTS=${OPTY_ROOTS:-/var/cache/opencode-pty/roots}

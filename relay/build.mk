@@ -1,5 +1,8 @@
 # relay/build.mk: opencode-pty-relay, the unprivileged half of the
 # supervisor, its unit tests and the forged parent used to drive it.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
 RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \

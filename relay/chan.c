@@ -17,6 +17,9 @@
  * previous one, except CLOSE_REQ, which replaces a START_REQ or a
  * SIGNAL_REQ the parent never saw, and SIGNAL_REQ, which has no answer:
  * the next waiting signal is queued once one is sent.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

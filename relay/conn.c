@@ -6,6 +6,9 @@
  * Whatever a client does, it can only cost itself its own connection:
  * nothing here is fatal on client input and nothing grows with it.  A
  * connection that must end says so by its return value.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -9,6 +9,9 @@
  * read, and resize frames before it; after it, input, resize and signal
  * frames.  A frame of the wrong type is refused as soon as its header
  * is in, before its payload is taken.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

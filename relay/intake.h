@@ -3,6 +3,9 @@
  * boundaries, the start frame and its single descriptor, input frames.
  * Runs in the unprivileged, sandboxed relay on untrusted client bytes.
  * Pure (no I/O except closing surplus descriptors) so it can be tested.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef RELAY_INTAKE_H
 #define RELAY_INTAKE_H

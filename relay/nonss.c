@@ -11,6 +11,9 @@
  * is linked at all (relay/build.mk checks that with nm), and a call that
  * should never happen ends the relay with a journal line instead of
  * running glibc's resolver.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 

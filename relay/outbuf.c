@@ -6,6 +6,9 @@
  * read from the stream until the client has taken the whole frame.
  * That is the backpressure: a client that stops reading stops the
  * stream reads, the PTY fills and the command blocks.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stddef.h>
 #include <stdint.h>

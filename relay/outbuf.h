@@ -2,6 +2,9 @@
  * outbuf.h: the bounded to-client buffer of one relay session: at most
  * one frame (header and payload side by side) waiting to be written.
  * Runs in the unprivileged relay.  Pure, so its bounds can be tested.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef RELAY_OUTBUF_H
 #define RELAY_OUTBUF_H

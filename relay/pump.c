@@ -19,6 +19,9 @@
  * (the command, its children and PID 1's copy); the kernel returns every
  * byte still buffered before it.  The relay's one ioctl is TIOCSWINSZ,
  * the only one its seccomp filter lets through (sandbox.c).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>

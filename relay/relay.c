@@ -8,6 +8,9 @@
  * frame and moves bytes between clients and unit streams.  main() wires
  * the layers: the channel (chan.c) hands each parent message to the
  * session table (session.c), which drives everything else.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -6,6 +6,9 @@
  * below it: relay.c (main) -> session.c (the table, every state
  * change) -> pump.c (bytes) -> conn.c (the client socket); chan.c (the
  * channel to the root parent) is below session.c and pump.c.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef RELAY_RELAY_H
 #define RELAY_RELAY_H

@@ -3,6 +3,9 @@
  * chrooted, capability-less, seccomp-confined process (docs/SANDBOX.md).
  * Runs once, as root, before the relay reads a single client byte;
  * every step is fatal on failure, so the relay never serves half-dropped.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
 #include <sys/types.h>

@@ -1,6 +1,9 @@
 /*
  * sandbox.h: the relay's privilege drop and system call allowlist
  * (docs/SANDBOX.md).  Called as root, returns unprivileged for good.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #ifndef RELAY_SANDBOX_H
 #define RELAY_SANDBOX_H

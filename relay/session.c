@@ -15,6 +15,9 @@
  * is allocated once at start-up and only re-assigned later: no
  * allocation per connection, and teardown is the one place that closes
  * a session's descriptors, exactly once.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/mman.h>

@@ -4,6 +4,9 @@
 # the npm registry's binary package (build-aux/node.sh, bun.sh) and
 # cached outside the tree.  make bench compares with node-pty
 # NODEPTY_VERSION, built by build-aux/node-pty.sh with npm NPM_VERSION.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 NODE_VERSION		?= 26.4.0
 BUN_VERSION		?= 1.4.4

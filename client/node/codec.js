@@ -4,6 +4,9 @@
 // incremental reader.  Runs in the Node service (user byk); every byte it
 // decodes comes from the supervisor's relay and is checked in the same
 // order as proto/frame.c, so both ends refuse a frame for the same reason.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const MAGIC = Buffer.from('OPTY', 'latin1');
 const VERSION = 1;

@@ -1,4 +1,7 @@
 // index.d.ts: TypeScript declarations of index.js (docs/NODE.md).
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 /// <reference types="node" />
 

@@ -6,6 +6,9 @@
 // fd 4 (the helper sends the start frame), then speaks the frames of
 // docs/PROTOCOL.md on the socket itself.  Trusts the supervisor's frames
 // only after codec.js has checked them.  See docs/NODE.md.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const fs = require('node:fs');
 const net = require('node:net');

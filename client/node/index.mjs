@@ -1,4 +1,7 @@
 // index.mjs: the ESM face of index.js (same objects, no second copy).
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 import cjs from './index.js';
 
 export const {

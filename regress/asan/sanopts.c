@@ -11,6 +11,9 @@
  * seccomp filter forbid; their leaks are looked for by the unit tests
  * under LSan and valgrind instead.  Reports are not symbolized: that
  * would fork addr2line from inside the sandbox.  Every report is fatal.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #if defined(__SANITIZE_ADDRESS__)
 const char	*__asan_default_options(void);

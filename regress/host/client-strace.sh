@@ -5,6 +5,9 @@
 # stats, resolves, creates and connects nothing; checks its refusals;
 # decodes the frame it sends and the one descriptor that rides with it,
 # and with -s the RESIZE frame in front of it.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 BUILD=${BUILD:-build}

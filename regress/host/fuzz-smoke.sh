@@ -5,6 +5,9 @@
 # corpus, two at a time (about 40 s in all).  Fails on any crash, leak,
 # sanitizer report or violated property, and on a missing clang or
 # libFuzzer runtime (make deps).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1

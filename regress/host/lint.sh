@@ -4,6 +4,9 @@
 # scan-build) must report nothing.  First it proves the three analysers
 # are wired up and fail the run: a planted leak must be caught by each.
 # A missing tool is a failure.  Test-only; see docs/ANALYSIS.md.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1

@@ -2,6 +2,9 @@
 # mandoc-lint.sh: host-level test (any user) run by `make check-unit`:
 # every manual page in man/ must pass `mandoc -Tlint -W warning` with no
 # output at all.  A missing mandoc or an empty man/ is a failure.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1

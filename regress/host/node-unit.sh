@@ -8,6 +8,9 @@
 # test`, which runs node:test's test() as its own).  build-aux/node.sh
 # and bun.sh fetch each once from the npm registry.  pty.test.js runs the
 # real helper, $BUILD/bin/opencode-pty-client.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}

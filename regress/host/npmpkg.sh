@@ -7,6 +7,9 @@
 # a tarball one byte off, metadata without a sha512, and a tarball URL
 # off the registry are each refused with their reason and leave nothing
 # installed.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd -P)

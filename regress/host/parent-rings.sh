@@ -8,6 +8,9 @@
 # another when it references a function that one defines (nm).
 # Positive control: counting the entry point too, the ring session.c <->
 # watch.c is found, so a probe that cannot see a ring is caught.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 BUILD=${BUILD:-build}
 ENTRY=parent_session_event

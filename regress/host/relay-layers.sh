@@ -7,6 +7,9 @@
 # proto/msgtab.o is data only, and the relay binary links none of the
 # test-only decoders.  Positive control: the same ring probe finds the
 # ring of two small objects that call each other.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 BUILD=${BUILD:-build}
 R=$BUILD/bin/opencode-pty-relay

@@ -5,6 +5,9 @@
 # module loader (relay/nonss.c, relay/build.mk).  Positive control: the
 # same probe finds NSS code in the dynamically linked supervisor's
 # import table, so a probe that cannot match is caught.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 BUILD=${BUILD:-build}
 R=$BUILD/bin/opencode-pty-relay

@@ -6,6 +6,9 @@
 # itself reads, printed by the test tool opty-msgtab) and the parent's
 # session table (docs/ARCHITECTURE.md).  Runs on the build
 # host as any user; reads only.  A table that cannot be found fails.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 REPO=$(cd "$(dirname "$0")/../.." && pwd -P)
 BUILD=${BUILD:-build}

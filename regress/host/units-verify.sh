@@ -12,6 +12,9 @@
 #     itself does catch an unknown directive;
 #  3. `systemd-analyze security --offline=yes` rates our supervisor unit
 #     strictly below the seed's.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 set -u
 REPO=$(cd "$(dirname "$0")/../.." && pwd -P)

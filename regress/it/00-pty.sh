@@ -6,6 +6,9 @@
 # a real PTY on stdin/stdout, allocated outside the unit by the root
 # parent (TIOCGPTPEER, 24x80, byk:tty 0620), its results are reported in
 # the exit frame, and the unit is gone after.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

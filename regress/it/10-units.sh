@@ -9,6 +9,9 @@
 # seed's; and that the real supervisor starts and stops under it with the
 # capabilities, filters and files the unit promises.  Restores what it
 # changes.  IT_ONLY=10-units runs just this one.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"

@@ -19,6 +19,9 @@
 # binary run directly, outside any unit (opty-lxdirect passes the
 # directory on fd 2 as the parent does), with their exact status and
 # line; regress/unit/test_launcher.c tests the checks behind them.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 L=/usr/local/libexec/opencode-pty-launcher

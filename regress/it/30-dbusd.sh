@@ -4,6 +4,9 @@
 # container (regress/integration.sh), never on a real host: it starts a
 # stand-in opencode-v2.service, a dummy supervisor unit and planted
 # orphan and look-alike units, and removes them all at the end.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"

@@ -6,6 +6,9 @@
 # capabilities, NoNewPrivs, seccomp and the empty chroot, and follow
 # every client flow of docs/RELAY.md.  The tool prints a PASS or FAIL
 # line per assertion itself; its status is one more.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"
 

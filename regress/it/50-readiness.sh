@@ -8,6 +8,9 @@
 # valid and the installed unit files, drop-in and sysusers.d entry are
 # the ones the verifier was built with, and then starts.  Everything it
 # changes is restored on exit.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"

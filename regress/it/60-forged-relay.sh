@@ -8,6 +8,9 @@
 # relay's digest (build/tools/opty-supervisor-forgedrelay).  The parent
 # must log the reason, stop every unit and exit non-zero, and nothing
 # else may happen.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 RELAY=$LIBEXEC/opencode-pty-relay

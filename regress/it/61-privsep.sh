@@ -4,6 +4,9 @@
 # every unit and exit non-zero; SIGTERM ends both cleanly.  The relay
 # logs on its own journal stream (identifier opencode-pty-relay), and
 # the supervisor executes no relay but the one it was built with.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 relay_pid() {

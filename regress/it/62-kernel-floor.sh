@@ -7,6 +7,9 @@
 # kernel requirement; without Landlock the supervisor does not start.
 # Each case is preceded by its control: the same client admitted by the
 # unwrapped supervisor.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 DROPIN=/run/systemd/system/$SUP.d

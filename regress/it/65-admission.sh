@@ -3,6 +3,9 @@
 # Every peer that is not exactly the MainPID of a running
 # /system.slice/opencode-v2.service, and every start frame with a wrong
 # descriptor, is refused with its error code, and no unit is created.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

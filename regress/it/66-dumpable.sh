@@ -7,6 +7,9 @@
 # rule prevents is shown working against a dumpable client (positive
 # control) and failing against the admitted non-dumpable one.  And the
 # parent holds no copy of a client's connection once it was decided.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 [ -x "$TOOLS/opty-steal" ] || { echo "FAIL: $TOOLS/opty-steal missing (make tools)"; exit 1; }

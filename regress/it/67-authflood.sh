@@ -7,6 +7,9 @@
 # none may be refused ERR_BUSY, and the flood may cost PID 1 no D-Bus
 # call: the supervisor's method calls to systemd, counted on the bus
 # (dbus-monitor), during the same sessions with and without the flood.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 [ -x "$TOOLS/opty-flood" ] || { echo "FAIL: $TOOLS/opty-flood missing (make tools)"; exit 1; }

@@ -4,6 +4,9 @@
 # opencode-pty.slice, in the directory of the passed descriptor, with
 # the fixed environment and the exact argv; its transient unit has the
 # specified properties; D-Bus and Docker sockets are out of its reach.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

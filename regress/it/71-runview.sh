@@ -8,6 +8,9 @@
 # optional hardening, and refuses to start when Landlock is refused to
 # it.  The probes that try to reach the buses and Docker from a session
 # are the attacker table's (70-session and later scripts).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 dropin=/run/systemd/system/$SUP.d

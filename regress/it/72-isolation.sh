@@ -12,6 +12,9 @@
 # unrelated byk service outside the session unit.  Phase A starts the
 # user manager before the session; phase B starts it after the session
 # started and re-creates the Docker socket mid-session.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 ESCDIR=/usr/local/lib/opencode-pty-test

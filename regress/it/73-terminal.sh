@@ -7,6 +7,9 @@
 # start), and a supervisor stop that tells a live client ERR_SHUTDOWN
 # after its output.  Forged frames come from opty-nodesim -R/-S (FORGED
 # client frames, written raw on the real connection).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

@@ -10,6 +10,9 @@
 # client helper's descriptors; and gate 9's cleanup (no unit, no cgroup,
 # no descriptor left in the supervisor) after a start failure, the start
 # timeout and a SIGKILL of the command.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 L=$LIBEXEC/opencode-pty-launcher

@@ -5,6 +5,9 @@
 # under `systemd-run --pty --wait` with the same user, slice, directory
 # and environment; the raw PTY bytes and the exit status must agree, up
 # to the few differences docs/ORACLE.md documents and justifies.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 . "$REPO/regress/oracle/lib.sh"
 

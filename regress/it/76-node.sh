@@ -6,6 +6,9 @@
 # error, a client that stops reading (the Node service's and the relay's
 # memory stay flat while the command is held), and a disconnect, by
 # destroy() or by the service going away, that removes the unit.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 . "$REPO/regress/node/itnode.sh"
 

@@ -14,6 +14,9 @@
 # and ptrace fail against the running SEA; the same theft succeeds
 # against the same SEA run from a readable copy (positive control).
 # The report goes to stdout and to $BUILD/node/probe-report-*.txt.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 . "$REPO/regress/node/itnode.sh"
 

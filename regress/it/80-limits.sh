@@ -3,6 +3,9 @@
 # 16, maximum frames and arguments, slow and vanished readers, large
 # output byte-exact, RuntimeMaxSec, TERM-to-KILL, non-zero and signal
 # exits, protocol garbage, client disconnect and supervisor stop.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

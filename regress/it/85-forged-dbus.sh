@@ -4,6 +4,9 @@
 # and went inactive, 10,000 times: the session goes on, its slot stays
 # taken, and the supervisor stays responsive with its hint queue within
 # its bound.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

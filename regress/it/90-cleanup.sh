@@ -3,6 +3,9 @@
 # session the unit and its cgroup are gone and systemd announced
 # UnitRemoved; a supervisor start sweeps planted orphans (strict name and
 # BindsTo exactly the supervisor) and leaves lookalikes alone.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 CG=/sys/fs/cgroup/opencode.slice/opencode-pty.slice

@@ -2,6 +2,9 @@
 # 95-noloss.sh: no output byte is lost behind the exit frame.  1,000
 # sessions each write 4096 bytes and exit 3; every one must deliver all
 # 4096 bytes and then an exit frame with status 3.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }

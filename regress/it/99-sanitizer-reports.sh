@@ -5,6 +5,9 @@
 # build (make check-asan), where the supervisor and the relay write
 # their reports to stderr, i.e. the journal; harmless in a normal run.
 # See docs/ANALYSIS.md.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"
 

@@ -12,6 +12,9 @@
 #	make node-probe NODE_PROBE_NODE=/path/to/node
 #					the probe built from that Node binary
 #					(the operator's own: docs/NODE.md)
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 .PHONY: node-stage node-sea node-probe
 

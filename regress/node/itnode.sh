@@ -5,6 +5,9 @@
 # it there on the host) the way the Node service's binary is deployed,
 # root-owned and executable but not readable by byk (0711), so that the
 # service's MainPID is non-dumpable as the supervisor requires.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 NODE_SERVICE=$REPO/regress/node/service.js
 NODE_WANT=$(sed -n 's/^version=\([^ ]*\).*/\1/p' "$BUILD/node/stamp")

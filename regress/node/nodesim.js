@@ -29,6 +29,9 @@
 // of N bytes a second, a delay after the start): this program refuses
 // those options (status 2) rather than approximating them; itlib.sh runs
 // opty-nodesim for them, and docs/TESTING.md lists them.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 const pty = require('../../client/node');
 
 function usage(why) {

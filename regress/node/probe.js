@@ -28,6 +28,9 @@
 // are live and ends them once --go exists.
 //	opty-node-probe hold --cwd DIR --ready FILE	(a connection held
 //	    open, for the dumpability control of 77-node-probe.sh)
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');

@@ -14,6 +14,9 @@
 # modules, so probe.js and the module are bundled into one script first,
 # each file in a function scope with a require() that knows the others.
 # Rebuilt only when the base or a source changes.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}

@@ -16,6 +16,9 @@
 // frame); --resize, --kill, --pause (stop reading for good) and
 // --destroy (disconnect) act on the first output when --after-output
 // is given, else at once.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 const pty = require('../../client/node');
 
 function usage(why) {

@@ -8,6 +8,9 @@
 # names the release and changes only when it does.
 #
 #	sh regress/node/stage.sh	(BUILD, NODE_VERSION from the environment)
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}

@@ -5,6 +5,9 @@
 # opencode-v2.service) and once under `systemd-run --pty`, the reference,
 # configured like the session unit.  What may legitimately differ, and
 # why, is in docs/ORACLE.md; nothing else is forgiven.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 # oracle_wait_main UNIT PATH: the unit's main process runs PATH's image,
 # so systemd has done its terminal setup and anything typed now reaches

@@ -13,6 +13,9 @@
 # verbatim: '$' is not expanded by systemd on either path.  Absolute
 # paths, so the reference can tell when the command itself runs.
 # $ORACLE_DATA is a 1 MiB file of fixed pseudo-random bytes.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 # The '$' in these arguments is for the command's shell, not for ours.
 # shellcheck disable=SC2016

@@ -1,5 +1,8 @@
 # regress/tools/build.mk: forged peers and the simulated Node client used
 # by the integration tests and the demo (build/tools/, never installed).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
 			   opty-steal opty-flood

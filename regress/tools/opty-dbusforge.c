@@ -5,6 +5,9 @@
  * takes them.  The supervisor must treat them as the lies they are.
  *
  *	opty-dbusforge UNIT COUNT
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdio.h>

@@ -18,6 +18,9 @@
  * by hints and a poll timer) until the main process has exited, copies
  * the stream to stdout meanwhile, prints the state and the hint counts,
  * and leaves the unit loaded for inspection.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/types.h>

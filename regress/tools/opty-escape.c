@@ -26,6 +26,9 @@
  * makes it connectable by anyone, or binds the abstract @NAME; then it
  * tells systemd READY=1 and accepts and closes connections until
  * killed: a stand-in for the Docker daemon or any other local service.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/inotify.h>
 #include <sys/ptrace.h>

@@ -14,6 +14,9 @@
  * FDT_DIR/rec/helper.PID and then executes the real helper, kept at
  * FDT_REAL, with the same argv and descriptors: the real helper sees
  * exactly the table recorded.  Its own descriptors are close-on-exec.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

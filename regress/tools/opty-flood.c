@@ -7,6 +7,9 @@
  *	opty-flood: connections=N answered=A busy=B codes=C1:n1,...
  *
  *	opty-flood SECONDS COUNT WORKERS
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/mman.h>
 #include <sys/socket.h>

@@ -7,6 +7,9 @@
  * Prints "PASS: ..." / "FAIL: ..." lines; exits 1 on any failure.
  *
  *	opty-forgedparent [relay-path]
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -6,6 +6,9 @@
  * hostile scenario named in SCENARIO_PATH against the parent, whose
  * only correct answer is to stop every unit and exit non-zero.  With no
  * scenario it idles until the parent closes the channel.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -17,6 +17,9 @@
  * -o: only fd 1 is, fd 0 stays the PTY's slave.
  * Use setpriv as the program to run the launcher as another user: the
  * socket's peer stays root, as the launcher demands.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>

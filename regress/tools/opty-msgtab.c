@@ -5,6 +5,9 @@
  * the document to the code:
  *
  *	TYPE|DIRECTION|LENGTH|FD|RECEIVER STATES
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -41,6 +41,9 @@
  * -O: send the frames that follow the start, and the -i input, only once
  *     the first output frame arrived (the command is running); -D then
  *     counts from there.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

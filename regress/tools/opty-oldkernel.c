@@ -11,6 +11,9 @@
  *			kernel built without Landlock
  *
  * usage: opty-oldkernel FEATURE PROGRAM [ARG...]
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>

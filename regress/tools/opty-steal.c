@@ -10,6 +10,9 @@
  *	opty-steal: ptrace ok | ptrace errno=NAME
  *
  *	opty-steal PID [MAXFD]
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/ptrace.h>

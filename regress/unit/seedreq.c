@@ -1,6 +1,9 @@
 /*
  * seedreq.c: the seed's start request, shared by the cmocka tests of the
  * frame codec and the imsg start payload (test only, no privilege).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <string.h>
 

@@ -1,6 +1,9 @@
 /*
  * test_argcodec.c: cmocka tests of the launcher argument codec
  * (proto/argcodec.c).  Runs unprivileged; no I/O.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

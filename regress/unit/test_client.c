@@ -4,6 +4,9 @@
  * descriptors, the send path and the seccomp filter.  Runs unprivileged;
  * anything that changes the descriptor table or confines a process
  * happens in a forked child.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/resource.h>

@@ -2,6 +2,9 @@
  * test_dbusd_hintq.c: cmocka tests of the bounded signal hint queue
  * (dbusd/hintq.c): a flood never grows it, drops are counted, duplicate
  * unit-changed hints merge, order is kept.  Runs unprivileged.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,6 +5,9 @@
  * on the Unit interface is ignored; InvocationID is exactly 16 bytes.
  * Values are also round-tripped through a real sealed sd-bus variant.
  * Runs unprivileged, no daemon.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 

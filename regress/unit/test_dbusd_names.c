@@ -1,6 +1,9 @@
 /*
  * test_dbusd_names.c: cmocka tests of the strict session unit name check
  * and the random name generator (dbusd/name.c).  Runs unprivileged.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

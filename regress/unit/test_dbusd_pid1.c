@@ -5,6 +5,9 @@
  * no daemon) and answers Properties.Get the way each case needs:
  * PrivatePIDs known, unknown, of the wrong type, or refused.  Runs
  * unprivileged.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/wait.h>

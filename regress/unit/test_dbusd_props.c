@@ -5,6 +5,9 @@
  * sealed, rewound and read back, so the test sees exactly the bytes PID 1
  * would get.  The expected set below is written out by hand, not taken
  * from the table under test.  Runs unprivileged.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -5,6 +5,9 @@
  * else: a child runs it under a seccomp filter that kills any stat call
  * able to ask the file system for fresh attributes, and the same filter
  * is shown to kill a plain fstat() (positive control).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>

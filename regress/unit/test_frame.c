@@ -2,6 +2,9 @@
  * test_frame.c: cmocka tests of the client wire codecs (proto/frame.c).
  * Unprivileged test code.  Rejection payloads are built byte by byte
  * here, not with the encoder under test, so a shared bug cannot hide.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

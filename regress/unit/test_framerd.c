@@ -3,6 +3,9 @@
  * (proto/framerd.c), fed the way a non-blocking socket delivers bytes:
  * one at a time, in arbitrary splits, several frames per read.
  * Unprivileged test code.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

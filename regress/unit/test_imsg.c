@@ -4,6 +4,9 @@
  * Unprivileged test code.  Hostile packets are forged with sendmsg(2)
  * directly, and every rejection is checked for leaked descriptors by
  * counting /proc/self/fd before and after.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -7,6 +7,9 @@
  * refusal next to the same probe succeeding from outside).  Runs as any
  * user on a kernel with Landlock (none is a failure); the file tests
  * work in private directories under $TMPDIR or /tmp.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>

@@ -3,6 +3,9 @@
  * (readiness/marker.c): the accepting case and every refusal, each
  * asserting its own status code.  Unprivileged test code: the parser is
  * pure, so no file, no root and no installed binary is needed.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,6 +2,9 @@
  * test_msgstart.c: cmocka tests of the IMSG_START_REQ payload codec
  * (proto/msgstart.c), the parent's last word on what a relay asks to
  * run.  Unprivileged test code; hostile payloads are built by hand.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

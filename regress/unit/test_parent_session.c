@@ -6,6 +6,9 @@
  * allows it in, walks a session's life through the real imsg channel
  * (a socketpair standing for the relay), and shows that an event
  * posted from inside a transition runs once that transition is done.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 

@@ -2,6 +2,9 @@
  * test_relay_intake.c: the relay's client-input state machine
  * (relay/intake.c): start frame, its single descriptor, input frames,
  * and the error code each broken rule produces.  No root needed.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 

@@ -2,6 +2,9 @@
  * test_relay_outbuf.c: the relay's bounded to-client buffer
  * (relay/outbuf.c): one frame at a time, never more than
  * FRAME_MAX_INPUT payload bytes, partial writes, exit frames.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,6 +4,9 @@
  * check forks a child that calls relay_sandbox() on an empty root-owned
  * directory as "nobody" and then does one thing.  Not root is a
  * failure with a message, never a skip.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>

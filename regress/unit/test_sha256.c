@@ -3,6 +3,9 @@
  * FIPS 180-4 example vectors, padding-boundary lengths (expected values
  * from an independent implementation, Python's hashlib) and the
  * equivalence of one-shot and split updates.  Unprivileged test code.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

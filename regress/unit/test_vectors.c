@@ -4,6 +4,9 @@
  * (client/node/codec.js) is tested with too, so both ends judge every
  * frame alike.  Unprivileged test code; the file's format is in its
  * own header.  Run from the top of the tree (make check-unit does).
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -3,6 +3,9 @@
 // is tested with (regress/data/frame-vectors.txt), plus the reader fed
 // byte by byte and the encoders' refusals.  Test code.  The file's
 // format is in its own header.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -4,6 +4,9 @@
 // (OPTY_HELPER, default build/bin/opencode-pty-client), which refuses to
 // run unless it got exactly fds 0-4 with 3 a connected socket and 4 a
 // directory: every session here that starts proves that much.  Test code.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -5,6 +5,9 @@
 // release that behaves otherwise fails here (docs/NODE.md, "Bun").
 // The module depends on the first test; the second is where Node and
 // Bun differ.  Test code.
+//
+// SPDX-License-Identifier: ISC
+// Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
