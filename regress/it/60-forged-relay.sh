@@ -64,14 +64,18 @@ scenario() {
 	# no unit attached (docs/RELAY.md): its own identifier finds them.
 	# The parent's line comes by its stderr stream and PID 1's exit
 	# line by the native socket: journald may store them in either
-	# order, so the reason is waited for (10 s at most).
+	# order.  The loop above may also end while the parent still stops
+	# units (the unit is then deactivating, not active).  So both lines
+	# are waited for, 30 s at most.
 	n=0
 	while :; do
 		log=$(journalctl -u "$SUP" --since "$since" -o cat --no-pager
 		    journalctl -t opencode-pty-relay --since "$since" -o cat \
 		    --no-pager)
-		case "$log" in *"$reason"*) break ;; esac
-		[ $n -ge 100 ] && break
+		case "$log" in
+		*"$reason"*) case "$log" in *"status=1/FAILURE"*) break ;; esac
+		esac
+		[ $n -ge 300 ] && break
 		sleep 0.1; n=$((n + 1))
 	done
 	case "$log" in
