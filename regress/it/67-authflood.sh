@@ -50,6 +50,12 @@ monitor_stop() {
 	done
 	kill "$mon"; wait "$mon" 2>/dev/null; mon=
 	sup_calls=$(grep -c "^method call .* sender=$sup_name " "$tmp/mon")
+	# Calls about a session's own unit (its state reads, paced by
+	# timers: more of them when the machine is slower) apart from the
+	# rest (identity reads, starts, stops), whose number only the
+	# sessions and the connections decide.
+	sup_other=$(grep "^method call .* sender=$sup_name " "$tmp/mon" |
+	    grep -vc 'path=/org/freedesktop/systemd1/unit/opencode_2dpty_2d')
 	all_calls=$(grep -c '^method call ' "$tmp/mon")
 	pid1_ticks=$(( $(awk '{ print $14 + $15 }' /proc/1/stat) - t1 ))
 }
@@ -68,6 +74,7 @@ monitor_start
 sessions
 monitor_stop
 base_sup=$sup_calls base_all=$all_calls base_ticks=$pid1_ticks
+base_other=$sup_other
 check "baseline: $SESSIONS sessions ran ($ok)" test "$ok" = "$SESSIONS"
 check "baseline: the count sees the supervisor's calls ($base_sup)" test "$base_sup" -gt 0
 
@@ -99,6 +106,7 @@ monitor_stop
 echo "  flood, byk outside the service: $(grep '^opty-flood:' "$tmp/flood-byk")"
 echo "  flood, another uid:            $(grep '^opty-flood:' "$tmp/flood-other")"
 echo "  supervisor -> systemd calls: $base_sup for $SESSIONS sessions alone, $sup_calls under the flood"
+echo "    of which not about a session unit: $base_other alone, $sup_other under the flood"
 echo "  all calls to systemd:        $base_all alone, $all_calls under the flood"
 echo "  PID 1 CPU ticks:             $base_ticks alone, $pid1_ticks under the flood"
 check "the flood lasted through every session" test "$overlap" = 1
@@ -122,11 +130,15 @@ check "flood byk: some met the running service ($p ERR_AUTH_PID)" test "${p:-0}"
 c=$(sed -n 's/.*connections=\([0-9]*\).*/\1/p' "$tmp/flood-other")
 check "flood other uid: each refused ERR_AUTH_PID ($(code 5 other) of $c)" \
     test "$(code 5 other)" = "$c"
-# The flood's connections cost no call to PID 1: the supervisor made no
-# more calls than for the same sessions alone, up to the slack of its
-# own polling timers (2 per session).
-check "the flood cost PID 1 no call ($sup_calls <= $base_sup + 2 * $SESSIONS)" \
-    test "$sup_calls" -le $((base_sup + 2 * SESSIONS))
+# The flood's connections cost no call to PID 1: apart from the state
+# reads of the sessions' own units (paced by timers, so more of them on
+# a slower machine), the supervisor made no more calls than for the
+# same sessions alone.  A call caused by a flood connection would be an
+# identity read or a manager call: it is in this count.
+check "the flood cost PID 1 no call ($sup_other <= $base_other, session units' state reads apart)" \
+    test "$sup_other" -le "$base_other"
+check "the count sees more than the state reads ($base_other)" \
+    test "$base_other" -ge "$SESSIONS"
 
 # A flooder inside the client service (children of its MainPID) passes
 # the kernel's facts and needs systemd's answer for each connection: the
