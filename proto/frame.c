@@ -62,8 +62,8 @@ put64(uint8_t *p, uint64_t v)
  * Result and error texts end up in logs and on a person's terminal:
  * only printable ASCII, so no control sequence can ride along.
  */
-static int
-check_text(const uint8_t *p, size_t len)
+int
+frame_text_check(const uint8_t *p, size_t len)
 {
 	size_t	i;
 
@@ -235,7 +235,7 @@ exit_encode(const struct exit_info *ei, uint8_t *buf, size_t len)
 	rlen = strnlen(ei->result, sizeof(ei->result));
 	if (rlen > EXIT_MAX_RESULT)
 		return FRAME_E_STRING;
-	if ((rv = check_text((const uint8_t *)ei->result, rlen)) != FRAME_OK)
+	if ((rv = frame_text_check((const uint8_t *)ei->result, rlen)) != FRAME_OK)
 		return rv;
 	if (len < EXIT_FIXED_LEN || rlen > len - EXIT_FIXED_LEN)
 		return FRAME_E_SPACE;
@@ -258,7 +258,7 @@ error_encode(uint16_t code, const char *text, uint8_t *buf, size_t len)
 	tlen = strnlen(text, ERROR_MAX_TEXT + 1);
 	if (tlen > ERROR_MAX_TEXT)
 		return FRAME_E_STRING;
-	if ((rv = check_text((const uint8_t *)text, tlen)) != FRAME_OK)
+	if ((rv = frame_text_check((const uint8_t *)text, tlen)) != FRAME_OK)
 		return rv;
 	if (len < ERROR_FIXED_LEN || tlen > len - ERROR_FIXED_LEN)
 		return FRAME_E_SPACE;

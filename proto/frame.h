@@ -136,6 +136,8 @@ int	resize_encode(const struct winsize_req *, uint8_t *, size_t);
 int	signal_decode(const uint8_t *, size_t, uint8_t *);
 int	winsize_valid(uint32_t, uint32_t);
 int	signal_allowed(uint32_t);	/* the fixed set of frame type 7 */
+/* FRAME_OK if printable ASCII without NUL, as results and texts are. */
+int	frame_text_check(const uint8_t *, size_t);
 const char *frame_strerror(int);	/* text of an enum frame_status */
 const char *frame_error_text(uint16_t); /* default text of an ERR_ code */
 

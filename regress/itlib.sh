@@ -134,6 +134,26 @@ jcursor() {
 	    sed -n 's/^-- cursor: //p'
 }
 
+# bg_client ARGS...: client ARGS... in the background ($bg); $cpid is the
+# client service's MainPID once it has one.  bg_wait waits for it and
+# shows the start of what the command printed.
+bg_client() {
+	client "$@" &
+	bg=$!
+	i=0
+	cpid=0
+	while [ $i -lt 100 ]; do
+		cpid=$(systemctl show -P MainPID "$CLIENT_UNIT" 2>/dev/null)
+		[ "${cpid:-0}" != 0 ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+bg_wait() {
+	wait "$bg"
+	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
+}
+
 sup_stop() { systemctl stop "$SUP"; systemctl reset-failed "$SUP" 2>/dev/null; }
 
 # The strictly named session units that exist right now.

@@ -100,25 +100,6 @@ expect_argv() {
 	fi
 }
 
-# bg_client ARGS...: client ARGS... in the background ($bg); bg_wait
-# waits for it.  The MainPID of the client service is $cpid once known.
-bg_client() {
-	client "$@" &
-	bg=$!
-	i=0
-	cpid=0
-	while [ $i -lt 100 ]; do
-		cpid=$(systemctl show -P MainPID "$CLIENT_UNIT" 2>/dev/null)
-		[ "${cpid:-0}" != 0 ] && break
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
-bg_wait() {
-	wait "$bg"
-	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
-}
-
 # fd_open PID PATH: PID holds a descriptor of PATH (up to 5 s).
 fd_open() {
 	i=0

@@ -23,22 +23,6 @@ trap 'chmod 0755 "$L"; systemctl kill -s KILL "$CLIENT_UNIT" 2>/dev/null;
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 started() { journalctl -u "$SUP" -o cat --no-pager | grep -c 'started for client'; }
 
-# bg_client ARGS...: client ARGS... in the background ($bg); $cpid is the
-# client service's MainPID once it has one.  bg_wait waits for it.
-bg_client() {
-	client "$@" &
-	bg=$!
-	i=0
-	cpid=0
-	while [ $i -lt 100 ]; do
-		cpid=$(systemctl show -P MainPID "$CLIENT_UNIT" 2>/dev/null)
-		[ "${cpid:-0}" != 0 ] && break
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
-bg_wait() { wait "$bg"; }
-
 # wait_file FILE [SECONDS]: true once FILE exists.
 wait_file() {
 	n=$(( ${2:-10} * 20 ))
