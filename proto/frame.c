@@ -235,7 +235,8 @@ exit_encode(const struct exit_info *ei, uint8_t *buf, size_t len)
 	rlen = strnlen(ei->result, sizeof(ei->result));
 	if (rlen > EXIT_MAX_RESULT)
 		return FRAME_E_STRING;
-	if ((rv = frame_text_check((const uint8_t *)ei->result, rlen)) != FRAME_OK)
+	if ((rv = frame_text_check((const uint8_t *)ei->result, rlen)) !=
+	    FRAME_OK)
 		return rv;
 	if (len < EXIT_FIXED_LEN || rlen > len - EXIT_FIXED_LEN)
 		return FRAME_E_SPACE;
