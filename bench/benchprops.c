@@ -5,10 +5,9 @@
  * path is a variable, so that the same property set can start the
  * launcher of an older build (the "old script path", see
  * docs/BENCHMARKS.md).  bench_props_message() also builds the variants
- * the analysis measures: BP_COLLECT, the unit collected once inactive
- * or failed and referenced by the caller, as systemd-run --wait asks;
- * BP_NOMOUNT, without the session's mount sandbox; BP_SKIP, without
- * one fixed property, to tell each one's share.
+ * the analysis measures: BP_NOMOUNT, without the session's mount
+ * sandbox; BP_SKIP, without one fixed property, to tell each one's
+ * share.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -36,10 +35,7 @@ is_mount(const char *name)
 	    strcmp(name, "InaccessiblePaths") == 0;
 }
 
-/*
- * BP_COLLECT: RemainAfterExit=no, CollectMode=inactive-or-failed,
- * AddRef=yes.  BP_NOMOUNT: the parent's set without its mount sandbox.
- */
+/* BP_NOMOUNT: the parent's set without its mount sandbox. */
 static int
 append_variant(sd_bus_message *m, const struct props_in *in, int variant)
 {
@@ -56,20 +52,9 @@ append_variant(sd_bus_message *m, const struct props_in *in, int variant)
 		if ((variant == BP_NOMOUNT && is_mount(name)) ||
 		    (variant == BP_SKIP && strcmp(name, bench_skip) == 0))
 			continue;
-		if (variant == BP_COLLECT &&
-		    strcmp(name, "RemainAfterExit") == 0)
-			continue;
-		if (variant == BP_COLLECT && strcmp(name, "CollectMode") == 0)
-			r = sd_bus_message_append(m, "(sv)", "CollectMode",
-			    "s", "inactive-or-failed");
-		else
-			r = append_def(m, &props_fixed[i]);
-		if (r < 0)
+		if ((r = append_def(m, &props_fixed[i])) < 0)
 			return r;
 	}
-	if (variant == BP_COLLECT &&
-	    (r = sd_bus_message_append(m, "(sv)", "AddRef", "b", 1)) < 0)
-		return r;
 	return sd_bus_message_close_container(m);
 }
 

@@ -13,9 +13,8 @@
 #include "dbusd/props.h"
 
 #define BP_PARENT	0	/* exactly the parent's property set */
-#define BP_COLLECT	1	/* no RemainAfterExit, AddRef, collected */
-#define BP_NOMOUNT	2	/* without the mount sandbox */
-#define BP_SKIP		3	/* without the one property bench_skip */
+#define BP_NOMOUNT	1	/* without the mount sandbox */
+#define BP_SKIP		2	/* without the one property bench_skip */
 
 extern const char	*bench_launcher;	/* the ExecStart path */
 extern const char	*bench_skip;		/* BP_SKIP: its name */

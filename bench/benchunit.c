@@ -12,15 +12,12 @@
  * relaying.
  *
  *	opty-benchunit [-n runs] [-i inbytes] [-d dir]
- *	    [-C | -M | -s launcher | -x property] -- command [arg ...]
+ *	    [-M | -s launcher | -x property] -- command [arg ...]
  *
  * -s: the old script path: the stream is one end of a socketpair, as it
  * was before the terminal moved to the parent, and ExecStart is the
  * given launcher (an older build that runs the command through
- * script(1)); everything else as above.  -C: the variant of the
- * analysis: RemainAfterExit=no, CollectMode=inactive-or-failed and
- * AddRef=yes, as systemd-run --wait asks, so the unit's end needs no
- * StopUnit.  -M: the parent's property set without the mount sandbox
+ * script(1)); everything else as above.  -M: the parent's property set without the mount sandbox
  * (TemporaryFileSystem=, BindReadOnlyPaths=, InaccessiblePaths=), to
  * tell its share of a start.  -x: the parent's set without that one
  * fixed property (its name as in dbusd/props.c).
@@ -28,13 +25,12 @@
  * Per run, times in microseconds from the start of the session (the
  * terminal or the socketpair is made, then the D-Bus call):
  *	U idx first last exit eof bytes
- * exit: the main process is seen gone (a PropertiesChanged hint, then
- * ExecMainCode and ActiveState asked; ExecMainCode is set once systemd
- * reaped it, as the parent's rule); eof: after that the unit is stopped
- * (systemd holds the terminal or the stream until then, RemainAfterExit;
- * -C: nothing to do, the unit goes inactive by itself) and the master
- * reads EIO (the socketpair EOF), which is when the supervisor can send
- * its exit frame.  -i writes that many bytes to the master (the stream)
+ * exit: the main process is seen gone and the unit over (a
+ * PropertiesChanged hint, then ExecMainCode and ActiveState asked;
+ * ExecMainCode is set once systemd reaped it, and with RemainAfterExit=no
+ * the unit then goes inactive or failed by itself, as the parent's rule);
+ * eof: the master reads EIO (the socketpair EOF) once PID 1 let the unit's
+ * copy go; the supervisor sends its exit frame after both.  -i writes that many bytes to the master (the stream)
  * once the first output byte came.
  *
  * SPDX-License-Identifier: ISC
@@ -72,7 +68,7 @@ struct urun {
 	char		*path;
 	int		 stream;	/* the master, or the socketpair */
 	int		 check;		/* a hint came: ask the state */
-	int		 exited, stopped, eof;
+	int		 exited, eof;
 	uint64_t	 t0, tfirst, tlast, texit, teof, bytes;
 	uint64_t	 in_left;
 };
@@ -81,7 +77,7 @@ static sd_bus	*bus;
 static uint8_t	 buf[256 * 1024];
 static uint8_t	 ibuf[32 * 1024];
 static int	 script_path;		/* -s */
-static int	 variant = BP_PARENT;	/* -C: BP_COLLECT */
+static int	 variant = BP_PARENT;	/* -M: BP_NOMOUNT, -x: BP_SKIP */
 static struct pty_spec	 pspec = { .rows = 24, .cols = 80 };
 
 static int
@@ -145,8 +141,7 @@ main_code(struct urun *u)
 /*
  * ExecMainCode is set once systemd reaped the main process (right after
  * the call the unit is inactive with its start job queued: that is no
- * exit).  RemainAfterExit=yes: the unit is then stopped, as the parent
- * does; -C: it goes inactive or failed by itself.
+ * exit); the unit then goes inactive or failed by itself.
  */
 static void
 check_state(struct urun *u)
@@ -160,14 +155,10 @@ check_state(struct urun *u)
 	failed = strcmp(active, "failed") == 0;
 	quiet = failed || strcmp(active, "inactive") == 0;
 	free(active);
-	if (!(code != 0 || failed) || (variant == BP_COLLECT && !quiet))
+	if (!(code != 0 || failed) || !quiet)
 		return;
 	u->exited = 1;
 	u->texit = bench_now_us();
-	if (variant != BP_COLLECT) {
-		manager_call(u, "StopUnit", 1);
-		u->stopped = 1;
-	}
 }
 
 /* EIO on the master: every peer is closed, the output is over. */
@@ -302,18 +293,12 @@ unit_gone(struct urun *u)
 static void
 cleanup(struct urun *u)
 {
-	int		i;
+	int	i;
 
-	sd_bus_error	e = SD_BUS_ERROR_NULL;
-
-	/* -C: AddRef=yes holds the unit until its starter lets go. */
-	if (variant == BP_COLLECT && sd_bus_call_method(bus, SD_DEST,
-	    u->path, SD_UNIT, "Unref", &e, NULL, "") < 0 &&
-	    !sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit"))
-		log_warnx("Unref %s: %s", u->name, e.message);
-	sd_bus_error_free(&e);
-	if (!u->stopped && variant != BP_COLLECT)
+	/* AddRef=yes holds the unit until its starter lets go. */
+	if (!u->exited)
 		manager_call(u, "StopUnit", 1);
+	manager_call(u, "UnrefUnit", 0);
 	for (i = 0; i < 1000 && !unit_gone(u); i++) {
 		if (i % 50 == 49)
 			manager_call(u, "ResetFailedUnit", 0);
@@ -382,9 +367,8 @@ main(int argc, char *argv[])
 	int		 ch, r;
 
 	log_init("opty-benchunit", 0);
-	while ((ch = getopt(argc, argv, "CMd:i:n:s:x:")) != -1) {
+	while ((ch = getopt(argc, argv, "Md:i:n:s:x:")) != -1) {
 		switch (ch) {
-		case 'C': variant = BP_COLLECT; break;
 		case 'M': variant = BP_NOMOUNT; break;
 		case 'x':
 			variant = BP_SKIP;
@@ -399,7 +383,7 @@ main(int argc, char *argv[])
 		case 'n': runs = bench_num("-n", optarg); break;
 		default:
 			fprintf(stderr, "usage: opty-benchunit [-n runs] "
-			    "[-i inbytes] [-d dir] [-C | -M | -s launcher | "
+			    "[-i inbytes] [-d dir] [-M | -s launcher | "
 			    "-x property] -- "
 			    "command [arg ...]\n");
 			return 2;
@@ -410,7 +394,7 @@ main(int argc, char *argv[])
 	if (argc < 1)
 		fatalx("no command");
 	if (script_path && variant != BP_PARENT)
-		fatalx("-C, -M, -x and -s: one path at a time");
+		fatalx("-M, -x and -s: one path at a time");
 	if (!script_path)
 		pty_user();
 	(void)setvbuf(stdout, NULL, _IOLBF, 0);

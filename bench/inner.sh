@@ -143,7 +143,6 @@ mem idle-start
 log "warm-up"
 benchc -n 5 -- /bin/echo x > /dev/null
 benchunit -n 5 -- /bin/echo x > /dev/null
-benchunit -C -n 5 -- /bin/echo x > /dev/null
 benchscript -n 5 -- /bin/echo x > /dev/null
 mem idle
 
@@ -182,10 +181,9 @@ while [ $r -lt "$RUNS" ]; do
 done
 
 # The paths take turns in blocks of LAT_BLOCK sessions, so that the
-# machine's drift over the minutes of a run hits them alike.  "collect"
-# is the bare path with the unit properties the analysis proposes,
-# "nomount" the bare path without the mount sandbox.
-log "start latency: $LAT_N sessions x 2 commands x 6 paths," \
+# machine's drift over the minutes of a run hits them alike.  "nomount"
+# is the bare path without the mount sandbox.
+log "start latency: $LAT_N sessions x 2 commands x 5 paths," \
     "in turns of $LAT_BLOCK"
 for cmd in true echo; do
 	if [ $cmd = true ]; then set -- /bin/true; else set -- /bin/echo x; fi
@@ -198,8 +196,6 @@ for cmd in true echo; do
 		    >> "$OUT/lat.txt"
 		benchunit -n "$b" -- "$@" | sed "s/^U /bare $cmd /" \
 		    >> "$OUT/lat.txt"
-		benchunit -C -n "$b" -- "$@" |
-		    sed "s/^U /collect $cmd /" >> "$OUT/lat.txt"
 		benchscript -n "$b" -- "$@" | sed "s/^U /script $cmd /" \
 		    >> "$OUT/lat.txt"
 		benchunit -M -n "$b" -- "$@" |

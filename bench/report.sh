@@ -80,7 +80,7 @@ isdp=$(inrate sdpty)
 ism=$(pick 2 "$isup"); ipm=$(pick 2 "$isdp")
 # Latency.
 l_sup_true=$(lat_pcts sup true 6); l_sdp_true=$(lat_pcts sdpipe true 6)
-l_bar_true=$(lat_pcts bare true 7); l_col_true=$(lat_pcts collect true 7)
+l_bar_true=$(lat_pcts bare true 7)
 l_scr_true=$(lat_pcts script true 7)
 f_sup_echo=$(lat_pcts sup echo 4); f_sdp_echo=$(lat_pcts sdpipe echo 4)
 f_bar_echo=$(lat_pcts bare echo 4); f_scr_echo=$(lat_pcts script echo 4)
@@ -266,18 +266,15 @@ lat() {	# lat PATH CMD FIRSTCOL EXITCOL LABEL
 	printf "| %s | %s | %s | %s | %s |\n" "$1" "$2" "$fbs" "$exs" "$n"
 }
 lat sup true 4 6 "supervisor: connect -> exit frame"
-lat bare true 4 6 "bare: call -> main exit seen"
-lat bare true 4 7 "bare: call -> stop + EIO"
-lat collect true 4 6 "bare, collect variant: call -> inactive seen"
-lat collect true 4 7 "bare, collect variant: call -> EIO"
-lat script true 4 7 "old script path: call -> stop + EOF"
-lat nomount true 4 7 "bare without the mount sandbox: call -> stop + EIO"
+lat bare true 4 6 "bare: call -> main exit and unit end seen"
+lat bare true 4 7 "bare: call -> EIO"
+lat script true 4 7 "old script path: call -> EOF"
+lat nomount true 4 7 "bare without the mount sandbox: call -> EIO"
 lat sdpipe true 4 6 "systemd-run --wait --pipe"
 lat sup echo 4 6 "supervisor"
-lat bare echo 4 7 "bare (exit = stop + EIO)"
-lat collect echo 4 7 "bare, collect variant (exit = EIO)"
-lat script echo 4 7 "old script path (exit = stop + EOF)"
-lat nomount echo 4 7 "bare without the mount sandbox (exit = stop + EIO)"
+lat bare echo 4 7 "bare (exit = EIO)"
+lat script echo 4 7 "old script path (exit = EOF)"
+lat nomount echo 4 7 "bare without the mount sandbox (exit = EIO)"
 lat sdpipe echo 4 6 "systemd-run --wait --pipe"
 lat loaded echo 4 6 "supervisor, 15 sessions at full output"
 lat loadbare echo 4 7 "bare, beside the same 15 sessions"
@@ -287,7 +284,7 @@ echo "Supervisor overhead at p50 over the bare path (the same terminal," \
     "$(awk -v a="$(pick 1 "$f_sup_echo")" -v b="$(pick 1 "$f_bar_echo")" \
     'BEGIN { printf "%+.1f", a - b }') ms (echo x), exit" \
     "$(awk -v a="$(pick 1 "$l_sup_true")" -v b="$(pick 1 "$l_bar_true")" \
-    'BEGIN { printf "%+.1f", a - b }') ms (true, against stop + EIO)." \
+    'BEGIN { printf "%+.1f", a - b }') ms (true, against EIO)." \
     "Old script path -> bare terminal, first byte p50 (echo x):" \
     "$(pick 1 "$f_scr_echo" | f1) -> $(pick 1 "$f_bar_echo" | f1) ms."
 echo "ERR_BUSY retries under load:" \
@@ -310,7 +307,7 @@ if [ -n "$odd" ]; then
 else
 	echo "Every exit frame said code 1 (exited); every echo x delivered x."
 fi
-ubad=$(awk '($1 == "bare" || $1 == "collect" || $1 == "script" ||
+ubad=$(awk '($1 == "bare" || $1 == "script" ||
     $1 == "nomount" ||
     $1 == "loadbare") && (($2 == "echo" && $8 != 3) || $7 == 0) { n++ }
     END { print n + 0 }' "$OUT/lat.txt")

@@ -223,8 +223,8 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 	return r < 0 ? r : 0;
 }
 
-/* StopUnit(name, "replace") or ResetFailedUnit(name); the reply (a job
- * path or nothing) is not used. */
+/* StopUnit(name, "replace"), ResetFailedUnit(name) or UnrefUnit(name);
+ * the reply (a job path or nothing) is not used. */
 int
 call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
     struct dbusd_req **out)
@@ -234,7 +234,8 @@ call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
 	int			 r;
 
 	*out = NULL;
-	method = um == UM_STOP ? "StopUnit" : "ResetFailedUnit";
+	method = um == UM_STOP ? "StopUnit" : um == UM_UNREF ? "UnrefUnit" :
+	    "ResetFailedUnit";
 	if ((req = req_new(d)) == NULL)
 		return -ENOMEM;
 	snprintf(req->what, sizeof(req->what), "%s %s", method, unit);

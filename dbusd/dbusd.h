@@ -70,6 +70,7 @@ typedef void (*dbusd_hint_cb)(const struct hint *, void *arg);
 enum unit_method {
 	UM_STOP,		/* StopUnit(name, "replace") */
 	UM_RESET_FAILED,	/* ResetFailedUnit(name) */
+	UM_UNREF,		/* UnrefUnit(name): AddRef's reference */
 };
 
 /*

@@ -69,8 +69,14 @@ const struct prop_def props_fixed[] = {
 	    .n = OPTY_STOP_TIMEOUT_USEC },
 	{ .name = "OOMPolicy",		.sig = "s", .s = "kill" },
 	{ .name = "Delegate",		.sig = "b", .n = 0 },
-	{ .name = "RemainAfterExit",	.sig = "b", .n = 1 },
-	{ .name = "CollectMode",	.sig = "s", .s = "inactive" },
+	/*
+	 * The unit ends with its command (PID 1 lets the terminal go) and
+	 * stays loaded, its end readable, while the parent holds AddRef's
+	 * reference; UnrefUnit lets it be collected, failed or not.
+	 */
+	{ .name = "RemainAfterExit",	.sig = "b", .n = 0 },
+	{ .name = "CollectMode",	.sig = "s", .s = "inactive-or-failed" },
+	{ .name = "AddRef",		.sig = "b", .n = 1 },
 	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = run_tmpfs },
 	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)",
 	    .as = props_run_allow },

@@ -59,7 +59,8 @@ struct session {
 	int			 start_job;	/* its start job still runs */
 	/* main exit recorded in result */
 	int			 exited;
-	int			 stopping;	/* stop or reset requested */
+	int			 stopping;	/* its end is no longer waited for */
+	int			 released;	/* AddRef's reference dropped */
 	/* the overdue stop was logged */
 	int			 stop_late;
 	int			 recheck;	/* a read asked for meanwhile */

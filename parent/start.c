@@ -99,7 +99,7 @@ start_done(struct dbusd_req *req, void *arg)
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->unit, strerror(-r));
 		/* After a timeout the unit may exist all the same. */
-		dbusd_unit_method_send(parent->bus, UM_STOP, s->unit);
+		watch_stop(s);
 		s->unit_made = 0;
 		start_drop(s);
 		parent_session_event(s, PEV_START_FAILED, NULL, 0);

@@ -62,10 +62,15 @@ main_exited(const struct unit_state *st)
 	    strcmp(st->active, "failed") == 0);
 }
 
-/* StopUnit kills what is left (TERM, then KILL per the unit's own
- * properties); a failed unit only goes away with ResetFailedUnit. */
-void
-watch_stop(struct session *s)
+/*
+ * The unit was started with AddRef=yes: PID 1 keeps it, inactive or
+ * failed, with its end readable, until this reference is dropped; then
+ * CollectMode=inactive-or-failed removes it as soon as no process of it
+ * is left.  Dropped once, when the session no longer needs the unit's
+ * end: read already, or not wanted (a stop).
+ */
+static void
+watch_release(struct session *s)
 {
 	int	 r;
 
@@ -73,9 +78,28 @@ watch_stop(struct session *s)
 		s->stopping = 1;
 		s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
 	}
+	if (s->released)
+		return;
+	s->released = 1;
+	if ((r = dbusd_unit_method_send(parent->bus, UM_UNREF, s->unit)) < 0)
+		log_warnx("session %u: UnrefUnit %s: %s", s->sid, s->unit,
+		    strerror(-r));
+}
+
+/*
+ * StopUnit kills what is left (TERM, then KILL per the unit's own
+ * properties); PID 1 takes our calls in order, so the reference goes
+ * after the stop is queued and the unit is collected once it is over.
+ */
+void
+watch_stop(struct session *s)
+{
+	int	 r;
+
 	if ((r = dbusd_unit_method_send(parent->bus, UM_STOP, s->unit)) < 0)
 		log_warnx("session %u: StopUnit %s: %s", s->sid, s->unit,
 		    strerror(-r));
+	watch_release(s);
 }
 
 static void
@@ -121,18 +145,21 @@ watch_record_exit(struct session *s, const struct unit_state *st)
 	    s->unit, st->loaded ? st->active : "gone", st->sub);
 }
 
-/* Past the stop budget a unit must at least be inactive. */
+/*
+ * Released, a unit is collected once quiet.  Past the stop budget it
+ * must at least be inactive: a failed one is reset to get there.
+ */
 static int
 stop_confirmed(struct session *s, const struct unit_state *st)
 {
 	if (!st->loaded)
 		return 1;
+	if (now_usec() < s->stop_deadline)
+		return 0;
 	if (strcmp(st->active, "failed") == 0) {
 		dbusd_unit_method_send(parent->bus, UM_RESET_FAILED, s->unit);
 		return 0;
 	}
-	if (now_usec() < s->stop_deadline)
-		return 0;
 	if (strcmp(st->active, "inactive") == 0)
 		return 1;
 	if (!s->stop_late) {
@@ -153,13 +180,9 @@ watch_decide(struct session *s, const struct unit_state *st)
 		watch_record_exit(s, st);
 	if (s->exited && unit_quiet(st))
 		parent_session_event(s, PEV_EXITED, NULL, 0);
-	if (s->exited && !s->stopping) {
-		if (strcmp(st->active, "failed") == 0) {
-			s->stopping = 1;
-			s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
-		} else
-			watch_stop(s);
-	}
+	/* RemainAfterExit=no: a unit whose main exited stops by itself. */
+	if (s->exited && !s->stopping)
+		watch_release(s);
 	if (s->stopping && stop_confirmed(s, st)) {
 		watch_gone(s);
 		return;

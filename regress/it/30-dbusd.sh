@@ -104,9 +104,19 @@ fi
 # --- a session unit with the full property set ------------------------
 mkdir -p "$tmp/work"
 chown byk "$tmp/work"
-OPTY_PROBE_RUNTIME=120 "$probe" start-launcher "$tmp/work" \
-    printf '%s' hello > "$tmp/start" 2> "$tmp/start.err"
-rc=$?
+# The probe holds its AddRef reference until $tmp/release exists, so the
+# ended unit stays loaded for the checks below.
+rm -f "$tmp/release"
+OPTY_PROBE_RUNTIME=120 OPTY_PROBE_HOLD=$tmp/release "$probe" \
+    start-launcher "$tmp/work" printf '%s' hello > "$tmp/start" \
+    2> "$tmp/start.err" &
+holder=$!
+n=0
+until grep -q '^hints_job=' "$tmp/start" || [ $n -ge 300 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+rc=0
+grep -q '^hints_job=' "$tmp/start" || rc=1
 sed 's/^/  /' "$tmp/start" "$tmp/start.err"
 unit=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' \
     "$tmp/start")
@@ -115,7 +125,7 @@ if [ $rc = 0 ] && [ -n "$unit" ]; then
 else
 	fail "start-launcher: exit $rc"
 fi
-if grep -q "^unit=$unit loaded=1 active=active sub=exited result=success exec_code=1 exec_status=0 " "$tmp/start" &&
+if grep -q "^unit=$unit loaded=1 active=inactive sub=dead result=success exec_code=1 exec_status=0 " "$tmp/start" &&
     grep -q hello "$tmp/start"; then
 	pass "the launcher ran printf in the unit: output and exit 0 seen"
 else
@@ -155,8 +165,8 @@ check Service SendSIGKILL 'b true'
 check Service TimeoutStopUSec 't 15000000'
 check Service OOMPolicy 's "kill"'
 check Service Delegate 'b false'
-check Service RemainAfterExit 'b true'
-check Unit CollectMode 's "inactive"'
+check Service RemainAfterExit 'b false'
+check Unit CollectMode 's "inactive-or-failed"'
 check Service RuntimeMaxUSec 't 120000000'
 check Service TemporaryFileSystem "a(ss) 2 \"/run\" \"ro,nosuid,noexec\" \
 \"/run/lock\" \"mode=1777,size=5m,nosuid,noexec\""
@@ -213,16 +223,47 @@ fi
 
 out=$("$probe" state "$unit" 2>/dev/null)
 case "$out" in
-"unit=$unit loaded=1 "*) pass "state: $out" ;;
+"unit=$unit loaded=1 active=inactive "*) pass "ended and referenced: $out" ;;
 *) fail "state: $out" ;;
 esac
-out=$("$probe" stop "$unit" 2>/dev/null)
-sleep 0.5
-out=$("$probe" state "$unit" 2>/dev/null)
+# AddRef=yes: the reference is the only thing that kept it.
+touch "$tmp/release"
+wait "$holder"
+n=0
+until out=$("$probe" state "$unit" 2>/dev/null) &&
+    case "$out" in "unit=$unit loaded=0 "*) true ;; *) false ;; esac ||
+    [ $n -ge 50 ]; do
+	sleep 0.1; n=$((n + 1))
+done
 case "$out" in
-"unit=$unit loaded=0 "*) pass "stop + reset-failed: unit gone" ;;
+"unit=$unit loaded=0 "*) pass "its starter gone, the ended unit is collected" ;;
+*) fail "after the starter's exit: $out" ;;
+esac
+# A unit that runs: StopUnit, then ResetFailedUnit, as the sweep does.
+OPTY_PROBE_HOLD=$tmp/release2 "$probe" start-launcher "$tmp/work" \
+    /bin/sleep 60 > "$tmp/long" 2>/dev/null &
+holder=$!
+n=0
+until u4=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' \
+    "$tmp/long") && [ -n "$u4" ] &&
+    [ "$(prop "$u4" SubState)" = running ] || [ $n -ge 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+out=$("$probe" stop "$u4" 2>/dev/null)
+[ "$out" = "stopped=$u4" ] && pass "stop of a running unit: $out" ||
+    fail "stop of a running unit: $out"
+n=0
+until out=$("$probe" state "$u4" 2>/dev/null) &&
+    case "$out" in *" active=inactive "*) true ;; *) false ;; esac ||
+    [ $n -ge 50 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+case "$out" in
+"unit=$u4 loaded=1 active=inactive "*) pass "stopped, still referenced: $out" ;;
 *) fail "after stop: $out" ;;
 esac
+touch "$tmp/release2"
+wait "$holder"
 out=$("$probe" stop "$unit" 2>/dev/null)
 [ "$out" = "stopped=$unit" ] && pass "stopping a gone unit is not an error" ||
     fail "stop of a gone unit: $out"

@@ -95,8 +95,8 @@ want SendSIGKILL yes
 want TimeoutStopUSec 15s
 want OOMPolicy kill
 want Delegate no
-want RemainAfterExit yes
-want CollectMode inactive
+want RemainAfterExit no
+want CollectMode inactive-or-failed
 want RuntimeMaxUSec 30s
 # StandardInput/Output/ErrorFileDescriptor are not readable back over
 # D-Bus (systemd shows its defaults); that the unit used the passed

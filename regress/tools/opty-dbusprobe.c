@@ -8,16 +8,18 @@
  *	opty-dbusprobe state UNIT
  *	opty-dbusprobe stop UNIT		(StopUnit, then ResetFailedUnit)
  *	opty-dbusprobe sweep
- *	[OPTY_PROBE_RUNTIME=SEC] [OPTY_PROBE_INPUT=LINE]
+ *	[OPTY_PROBE_RUNTIME=SEC] [OPTY_PROBE_INPUT=LINE] [OPTY_PROBE_HOLD=FILE]
  *	    opty-dbusprobe start-launcher DIR ARG...
  *
  * start-launcher gives the unit a terminal made as the parent makes one
  * (parent/pty.c), writes $OPTY_PROBE_INPUT and a newline to its master
  * once the start job is over (systemd 252 discards earlier input when it
  * sets the terminal up) if set, prints "unit=NAME", waits (in the libevent loop, woken
- * by hints and a poll timer) until the main process has exited, copies
- * the stream to stdout meanwhile, prints the state and the hint counts,
- * and leaves the unit loaded for inspection.
+ * by hints and a poll timer) until the main process has exited and the
+ * unit is inactive or failed, copies the stream to stdout meanwhile,
+ * prints the state and the hint counts.  The unit was started with the
+ * parent's AddRef=yes: it stays loaded for inspection while this process
+ * lives, which with OPTY_PROBE_HOLD is until FILE exists (at most 60 s).
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -168,14 +170,15 @@ cmd_sweep(struct dbusd *d)
 	return 0;
 }
 
-/* The main process has exited (or the unit is gone): results are final. */
+/* The main process has exited and the unit is over (or gone): results
+ * are final. */
 static void
 probe_check(struct probe *p)
 {
 	if (dbusd_unit_state(p->d, p->unit, &p->st) < 0)
 		return;
-	if (!p->st.loaded || p->st.exec_code != 0 ||
-	    strcmp(p->st.active, "failed") == 0) {
+	if (!p->st.loaded || strcmp(p->st.active, "failed") == 0 ||
+	    (p->st.exec_code != 0 && strcmp(p->st.active, "inactive") == 0)) {
 		p->done = 1;
 		event_base_loopexit(p->base, NULL);
 	}
@@ -250,9 +253,9 @@ wait_start_job(struct probe *p)
 }
 
 /*
- * The main process has exited; PID 1 still holds the terminal (the unit
- * remains), so no EIO ends the output: what the command wrote last is
- * read until the master has been quiet for 300 ms.
+ * The unit is over: what the command wrote last is read until EIO (PID 1
+ * let its copy of the terminal go) or until the master has been quiet
+ * for 300 ms.
  */
 static void
 drain(struct probe *p)
@@ -269,6 +272,19 @@ drain(struct probe *p)
 		(void)fwrite(buf, 1, (size_t)n, stdout);
 		p->last = buf[n - 1];
 	}
+}
+
+/* OPTY_PROBE_HOLD: our reference keeps the unit until FILE exists. */
+static void
+hold(void)
+{
+	const char	*file;
+	int		 i;
+
+	if ((file = getenv("OPTY_PROBE_HOLD")) == NULL)
+		return;
+	for (i = 0; i < 1200 && access(file, F_OK) == -1; i++)
+		usleep(50000);
 }
 
 static int
@@ -351,6 +367,8 @@ cmd_start(struct probe *p, int argc, char **argv)
 	print_state(p->name, &p->st);
 	printf("hints_job=%u hints_changed=%u\n", p->hints_job,
 	    p->hints_changed);
+	(void)fflush(stdout);
+	hold();
 	event_free(p->ev_poll);
 	event_free(p->ev_stream);
 	close(p->stream);
