@@ -28,7 +28,7 @@ chmod 0755 "$OUT"
 
 # The Node comparison's Node and node-pty, made here: the container has
 # no network (build-aux/node.sh, node-pty.sh; cached after the first).
-NODE_BIN=$(sh build-aux/node.sh "${NODE_VERSION:-26.4.0}") || exit 1
+BENCH_NODE_BIN=$(sh build-aux/node.sh "${NODE_VERSION:-26.4.0}") || exit 1
 NODEPTY_DIR=$(sh build-aux/node-pty.sh) || exit 1
 
 harness_trap
@@ -42,7 +42,7 @@ harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" OUT="$OUT" \
     BENCH_LOAD_N="${BENCH_LOAD_N:-}" BENCH_TAIL_N="${BENCH_TAIL_N:-}" \
     BENCH_WINDOW="${BENCH_WINDOW:-}" \
     BENCH_LOAD_SETTLE_MS="${BENCH_LOAD_SETTLE_MS:-}" \
-    BENCH_ONLY="${BENCH_ONLY:-}" NODE_BIN="$NODE_BIN" \
+    BENCH_ONLY="${BENCH_ONLY:-}" BENCH_NODE_BIN="$BENCH_NODE_BIN" \
     NODEPTY_DIR="$NODEPTY_DIR" \
     timeout -k 5 3600 /bin/sh bench/inner.sh
 rc=$?

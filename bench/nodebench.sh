@@ -10,7 +10,7 @@
 # lines "N PATH RUN BYTES FIRST_US LAST_US EXIT_US CODE SIGNAL" go to
 # $OUT/node.txt; bench/report.sh turns them into a table.
 #
-# Needs NODE_BIN (build-aux/node.sh) and NODEPTY_DIR (build-aux/
+# Needs BENCH_NODE_BIN (build-aux/node.sh) and NODEPTY_DIR (build-aux/
 # node-pty.sh), both made on the host by bench/bench.sh (the container
 # has no network); RUNS, TPUT_CMD, WORK, CLIENT_UNIT from inner.sh.
 #
@@ -19,11 +19,11 @@
 
 NB=$NODESIM_DIR/nodebench
 nodebench_install() {
-	[ -x "${NODE_BIN:-}" ] && [ -d "${NODEPTY_DIR:-}" ] ||
-	    { log "NODE_BIN or NODEPTY_DIR not set"; return 1; }
+	[ -x "${BENCH_NODE_BIN:-}" ] && [ -d "${NODEPTY_DIR:-}" ] ||
+	    { log "BENCH_NODE_BIN or NODEPTY_DIR not set"; return 1; }
 	rm -rf "$NB" &&
 	install -d -o root -g root -m 0755 "$NB" "$NB/client" "$NB/np" &&
-	install -o root -g root -m 0711 "$NODE_BIN" "$NB/node" &&
+	install -o root -g root -m 0711 "$BENCH_NODE_BIN" "$NB/node" &&
 	install -o root -g root -m 0644 client/node/index.js \
 	    client/node/codec.js "$NB/client/" &&
 	install -o root -g root -m 0644 bench/nodetput.js "$NB/" &&
