@@ -146,9 +146,24 @@ benchunit -n 5 -- /bin/echo x > /dev/null
 benchscript -n 5 -- /bin/echo x > /dev/null
 mem idle
 
-log "output throughput: $RUNS x 4 paths, ${TPUT_MIB} MiB of zeroes in base64"
+log "output throughput: $RUNS x 5 paths, ${TPUT_MIB} MiB of zeroes in base64"
+# oldsup_tput RUN: one run through the previous build's whole supervisor
+# (its launcher under script(1), its relay), then this build back.
+oldsup_tput() {
+	sup_stop
+	{ install_build "$OLD_BUILD" "$OLD_BUILD/src" && sup_start; } ||
+	    { log "the previous build's supervisor did not start"; exit 1; }
+	benchc -- /bin/sh -c "$TPUT_CMD" | sed -n "s/^J /oldsup $1 /p" \
+	    >> "$OUT/tput.txt"
+	sup_stop
+	{ install_build "$BUILD" . && sup_start; } ||
+	    { log "this build's supervisor did not start again"; exit 1; }
+	sup_pids
+}
+
 r=0
 while [ $r -lt "$RUNS" ]; do
+	oldsup_tput "$r"
 	c0=$(cpu_ticks)
 	benchc -- /bin/sh -c "$TPUT_CMD" | sed -n "s/^J /sup $r /p" \
 	    >> "$OUT/tput.txt"

@@ -59,6 +59,8 @@ le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a != "" && b != "" &&
 # $5 last byte, $8 bytes; X lines (sdpty): $5 last, $7 bytes.
 sup=$(awk '$1 == "sup" && NF >= 11 && $5 > 0 { print $8 / $5 }' \
     "$OUT/tput.txt" | stats)
+osu=$(awk '$1 == "oldsup" && NF >= 11 && $5 > 0 { print $8 / $5 }' \
+    "$OUT/tput.txt" | stats)
 scr=$(awk '$1 == "script" && $5 > 0 { print $8 / $5 }' "$OUT/tput.txt" |
     stats)
 bar=$(awk '$1 == "bare" && $5 > 0 { print $8 / $5 }' "$OUT/tput.txt" |
@@ -66,6 +68,7 @@ bar=$(awk '$1 == "bare" && $5 > 0 { print $8 / $5 }' "$OUT/tput.txt" |
 sdp=$(awk '$1 == "sdpty" && $5 > 0 { print $7 / $5 }' "$OUT/tput.txt" |
     stats)
 sm=$(pick 2 "$sup"); cm=$(pick 2 "$scr"); pm=$(pick 2 "$sdp")
+om=$(pick 2 "$osu")
 bm=$(pick 2 "$bar")
 cpu=$(awk -v t="$TICK" '$1 == "sup" && NF >= 11 { b[$2] = $8 }
     $1 == "cpu" { c[$2] = $3 }
@@ -81,7 +84,6 @@ ism=$(pick 2 "$isup"); ipm=$(pick 2 "$isdp")
 # Latency.
 l_sup_true=$(lat_pcts sup true 6); l_sdp_true=$(lat_pcts sdpipe true 6)
 l_bar_true=$(lat_pcts bare true 7)
-l_scr_true=$(lat_pcts script true 7)
 f_sup_echo=$(lat_pcts sup echo 4); f_sdp_echo=$(lat_pcts sdpipe echo 4)
 f_bar_echo=$(lat_pcts bare echo 4); f_scr_echo=$(lat_pcts script echo 4)
 f_loaded=$(lat_pcts loaded echo 4); f_loadbare=$(lat_pcts loadbare echo 4)
@@ -112,6 +114,8 @@ row2() { printf "| %s | %s | %s |\n" "$1" "$2" "$3"; }
 row2 "output, supervisor (MB/s)" "$(before tput_sup)" "$(echo "$sm" | f1)"
 row2 "output, old script path (MB/s)" "$(before tput_script)" \
     "$(echo "$cm" | f1)"
+row2 "output, previous build's supervisor, this run (MB/s)" "-" \
+    "$(echo "$om" | f1)"
 row2 "output, systemd-run --pty (MB/s)" "$(before tput_sdpty)" \
     "$(echo "$pm" | f1)"
 row2 "output, supervisor / old script path" \
@@ -152,6 +156,11 @@ t1=$(awk -v a="$sm" -v b="$cm" 'BEGIN { print (b > 0 && a / b >= 1.2) }')
 echo "* Output throughput >= 1.2x the old script path:" \
     "$(verdict "$t1") ($(echo "$sm" | f1) / $(echo "$cm" | f1) MB/s ="\
     "$(ratio "$sm" "$cm") at the medians)."
+t1o=$(awk -v a="$sm" -v b="$om" 'BEGIN { print (b > 0 && a / b >= 1.2) }')
+echo "* The same against the previous build's whole supervisor path" \
+    "(script(1) and its relay, measured in turns with the others):" \
+    "$(verdict "$t1o") ($(echo "$sm" | f1) / $(echo "$om" | f1) MB/s ="\
+    "$(ratio "$sm" "$om"))."
 t2=$(awk -v a="$sm" -v b="$pm" 'BEGIN { print (b > 0 && a / b >= 1.0) }')
 echo "* Output throughput >= 1.0x systemd-run --pty: $(verdict "$t2")" \
     "($(echo "$sm" | f1) / $(echo "$pm" | f1) MB/s = $(ratio "$sm" "$pm"))."
@@ -209,18 +218,21 @@ echo
 echo "| path | min | median | max | runs |"
 echo "|---|---:|---:|---:|---:|"
 row3 "supervisor (opty-benchc)" "$sup"
+row3 "previous build's supervisor: script(1) in the unit, its relay" "$osu"
 row3 "old script path: old launcher, script(1), socketpair" "$scr"
 row3 "bare StartTransientUnit, the parent's terminal" "$bar"
 row3 "systemd-run --pty --wait" "$sdp"
 echo
-echo "Ratio of medians: supervisor / old script path = $(ratio "$sm" "$cm");" \
+echo "Ratio of medians: supervisor / previous build's supervisor =" \
+    "$(ratio "$sm" "$om"); supervisor / old script path = $(ratio "$sm" "$cm");" \
     "supervisor / systemd-run --pty = $(ratio "$sm" "$pm"); supervisor /" \
     "bare terminal = $(ratio "$sm" "$bm")."
-bad=$(awk '($1 == "sup" && (NF < 11 || $10 != 0)) ||
+bad=$(awk '(($1 == "sup" || $1 == "oldsup") && (NF < 11 || $10 != 0)) ||
     ($1 == "sdpty" && $8 != 0) { n++ } END { print n + 0 }' "$OUT/tput.txt")
 echo "Runs that did not end with status 0: $bad."
 short=$(awk '
-    ($1 == "sup" && NF >= 11) || $1 == "script" || $1 == "bare" { b = $8 }
+    (($1 == "sup" || $1 == "oldsup") && NF >= 11) || $1 == "script" ||
+    $1 == "bare" { b = $8 }
     $1 == "sdpty" { b = $7 }
     $1 != "cpu" { n[b]++ } END { print length(n) }' "$OUT/tput.txt")
 echo "Distinct output sizes over all runs and paths: $short (1: every path" \
