@@ -28,6 +28,7 @@
 #define SD_JOB		"org.freedesktop.systemd1.Job"
 #define SD_JOB_PATH	"/org/freedesktop/systemd1/job"
 #define SD_NOSUCHUNIT	"org.freedesktop.systemd1.NoSuchUnit"
+#define SD_NOTREFERENCED "org.freedesktop.systemd1.NotReferenced"
 
 /* A hung PID 1 must not freeze the parent's event loop for 25 s. */
 #define DBUSD_CALL_USEC	(10ULL * 1000000)

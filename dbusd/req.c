@@ -21,12 +21,17 @@
 #include "dbusd/priv.h"
 #include "proto/log.h"
 
-/* A method error as -errno: NoSuchUnit is -ENOENT, for every caller. */
+/*
+ * A method error as -errno, for every caller: NoSuchUnit is -ENOENT;
+ * NotReferenced (UnrefUnit of a reference already dropped) -EALREADY.
+ */
 int
 req_errno(const sd_bus_error *e, int r)
 {
 	if (sd_bus_error_has_name(e, SD_NOSUCHUNIT))
 		return -ENOENT;
+	if (sd_bus_error_has_name(e, SD_NOTREFERENCED))
+		return -EALREADY;
 	return r < 0 ? r : -EIO;
 }
 
@@ -126,14 +131,17 @@ dbusd_req_free(struct dbusd_req *req)
 	free(req);
 }
 
-/* A request nobody waits for (stop, reset): only a failure is news. */
+/*
+ * A request nobody waits for (stop, reset, drop): only a failure is
+ * news; the unit gone, or the reference dropped already, is none.
+ */
 static void
 req_orphan_done(struct dbusd_req *req)
 {
 	sd_bus_message	*m;
 	int		 r;
 
-	if ((r = req_result(req, 0, &m)) < 0 && r != -ENOENT)
+	if ((r = req_result(req, 0, &m)) < 0 && r != -ENOENT && r != -EALREADY)
 		log_warnx("%s: %s", req->what, strerror(-r));
 	dbusd_req_free(req);
 }

@@ -59,8 +59,11 @@ struct session {
 	int			 start_job;	/* its start job still runs */
 	/* main exit recorded in result */
 	int			 exited;
-	int			 stopping;	/* its end is no longer waited for */
+	/* its end is no longer waited for */
+	int			 stopping;
 	int			 released;	/* AddRef's reference dropped */
+	int			 stop_sent;	/* StopUnit asked for */
+	uint64_t		 resend_at;	/* CLOCK_MONOTONIC usec */
 	/* the overdue stop was logged */
 	int			 stop_late;
 	int			 recheck;	/* a read asked for meanwhile */

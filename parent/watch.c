@@ -28,6 +28,8 @@
  * and fewer reads leave PID 1 free to start the next unit.
  */
 #define HINT_DELAY_USEC	2000
+/* A stop or a drop of the reference that PID 1 may not have had. */
+#define RESEND_USEC	1000000
 
 static void
 watch_arm(struct session *s, uint64_t usec)
@@ -62,18 +64,28 @@ main_exited(const struct unit_state *st)
 	    strcmp(st->active, "failed") == 0);
 }
 
+/* Not waited for: a failure PID 1 or the bus answers is logged. */
+static void
+watch_call(struct session *s, enum unit_method um)
+{
+	int	 r;
+
+	if ((r = dbusd_unit_method_send(parent->bus, um, s->unit)) < 0)
+		log_warnx("session %u: %s %s: %s", s->sid,
+		    um == UM_STOP ? "StopUnit" : "UnrefUnit", s->unit,
+		    strerror(-r));
+}
+
 /*
  * The unit was started with AddRef=yes: PID 1 keeps it, inactive or
  * failed, with its end readable, until this reference is dropped; then
  * CollectMode=inactive-or-failed removes it as soon as no process of it
- * is left.  Dropped once, when the session no longer needs the unit's
- * end: read already, or not wanted (a stop).
+ * is left.  Dropped when the session no longer needs the unit's end:
+ * read already, or not wanted (a stop).
  */
 static void
 watch_release(struct session *s)
 {
-	int	 r;
-
 	if (!s->stopping) {
 		s->stopping = 1;
 		s->stop_deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
@@ -81,9 +93,8 @@ watch_release(struct session *s)
 	if (s->released)
 		return;
 	s->released = 1;
-	if ((r = dbusd_unit_method_send(parent->bus, UM_UNREF, s->unit)) < 0)
-		log_warnx("session %u: UnrefUnit %s: %s", s->sid, s->unit,
-		    strerror(-r));
+	s->resend_at = now_usec() + RESEND_USEC;
+	watch_call(s, UM_UNREF);
 }
 
 /*
@@ -94,11 +105,8 @@ watch_release(struct session *s)
 void
 watch_stop(struct session *s)
 {
-	int	 r;
-
-	if ((r = dbusd_unit_method_send(parent->bus, UM_STOP, s->unit)) < 0)
-		log_warnx("session %u: StopUnit %s: %s", s->sid, s->unit,
-		    strerror(-r));
+	s->stop_sent = 1;
+	watch_call(s, UM_STOP);
 	watch_release(s);
 }
 
@@ -146,6 +154,27 @@ watch_record_exit(struct session *s, const struct unit_state *st)
 }
 
 /*
+ * A call PID 1 never had (the bus refuses calls past its limit of
+ * pending replies) would leave the unit running, or ended and kept: while
+ * it is still there, the stop (if asked) or the drop goes again, once a
+ * second.  PID 1 collects a released unit as soon as it is quiet, so a
+ * quiet unit still there a second later was not released.
+ */
+static void
+watch_resend(struct session *s, const struct unit_state *st)
+{
+	uint64_t	 now = now_usec();
+
+	if (now < s->resend_at)
+		return;
+	s->resend_at = now + RESEND_USEC;
+	if (unit_quiet(st))
+		watch_call(s, UM_UNREF);
+	else if (s->stop_sent)
+		watch_call(s, UM_STOP);
+}
+
+/*
  * Released, a unit is collected once quiet.  Past the stop budget it
  * must at least be inactive: a failed one is reset to get there.
  */
@@ -154,6 +183,7 @@ stop_confirmed(struct session *s, const struct unit_state *st)
 {
 	if (!st->loaded)
 		return 1;
+	watch_resend(s, st);
 	if (now_usec() < s->stop_deadline)
 		return 0;
 	if (strcmp(st->active, "failed") == 0) {

@@ -1,0 +1,60 @@
+#!/bin/sh
+# 86-buslimit.sh: the system bus refuses the supervisor's calls.  The bus
+# answers LimitsExceeded to a connection with more calls pending than its
+# max_replies_per_connection (128 in Debian's system.conf).  A stop or a
+# drop of a unit's reference (UnrefUnit: the units are started with
+# AddRef=yes) that it refused would leave the unit running, or ended and
+# kept for good.  16 sessions run; the limit is lowered to 8 and their
+# client goes away at once, so 16 stops, 16 drops and their state reads
+# are asked within milliseconds.  Every unit must go all the same, the
+# journal must show refused calls (or the test proved nothing), and the
+# supervisor must serve again once the limit is back.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+. "$REPO/regress/itlib.sh"
+
+LIMIT=/etc/dbus-1/system.d/zz-opty-buslimit.conf
+bus_reload() {
+	busctl call org.freedesktop.DBus /org/freedesktop/DBus \
+	    org.freedesktop.DBus ReloadConfig
+}
+trap 'rm -f "$LIMIT"; bus_reload; systemctl kill -s KILL "$CLIENT_UNIT" \
+    2>/dev/null; itlib_cleanup' EXIT
+
+sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+[ -d /etc/dbus-1/system.d ] ||
+    { echo "FAIL: no /etc/dbus-1/system.d: not the dbus-daemon bus"; exit 1; }
+
+running() {
+	n=0
+	for u in $(pty_units); do
+		[ "$(systemctl show -P SubState "$u")" = running ] &&
+		    n=$((n + 1))
+	done
+	echo $n
+}
+bg_client -P 16 -q -- /bin/sleep 600
+n=0
+until [ "$(running)" = 16 ] || [ $n -ge 300 ]; do sleep 0.1; n=$((n + 1)); done
+check "16 sessions run ($(running))" test "$(running)" = 16
+
+cur=$(jcursor)
+printf '<busconfig>\n  <limit name="max_replies_per_connection">%s</limit>\n</busconfig>\n' \
+    8 > "$LIMIT"
+check "the bus took the lower limit" bus_reload
+systemctl kill -s KILL "$CLIENT_UNIT"
+check "every unit is gone although the bus refused calls" wait_no_units 60
+refused=$(journalctl --after-cursor "$cur" -u "$SUP" -o cat --no-pager |
+    grep -c 'No buffer space available')
+check "the bus refused some of the supervisor's calls ($refused)" \
+    test "$refused" -gt 0
+bg_wait
+
+rm -f "$LIMIT"
+check "the bus took its own limit back" bus_reload
+client -- /bin/echo served
+expect_exit 1 0 success "the supervisor serves again"
+check "its output arrived" grep -qx served "$tmp/out"
+check "no unit left" wait_no_units 20
+finish
