@@ -59,6 +59,8 @@ struct session {
 	int			 start_job;	/* its start job still runs */
 	/* main exit recorded in result */
 	int			 exited;
+	/* and the unit seen over since: nothing of it left to stop */
+	int			 over;
 	/* its end is no longer waited for */
 	int			 stopping;
 	int			 released;	/* AddRef's reference dropped */

@@ -101,12 +101,17 @@ watch_release(struct session *s)
  * StopUnit kills what is left (TERM, then KILL per the unit's own
  * properties); PID 1 takes our calls in order, so the reference goes
  * after the stop is queued and the unit is collected once it is over.
+ * A unit already seen over after its command's end gets no StopUnit:
+ * it would only cost PID 1 a call (a client closes right after the exit
+ * frame, often before the unit's collection is read back).
  */
 void
 watch_stop(struct session *s)
 {
-	s->stop_sent = 1;
-	watch_call(s, UM_STOP);
+	if (!s->over) {
+		s->stop_sent = 1;
+		watch_call(s, UM_STOP);
+	}
 	watch_release(s);
 }
 
@@ -170,8 +175,11 @@ watch_resend(struct session *s, const struct unit_state *st)
 	s->resend_at = now + RESEND_USEC;
 	if (unit_quiet(st))
 		watch_call(s, UM_UNREF);
-	else if (s->stop_sent)
+	else if (s->stop_sent || s->over) {
+		/* Over, then running again: someone started it anew. */
+		s->stop_sent = 1;
 		watch_call(s, UM_STOP);
+	}
 }
 
 /*
@@ -208,8 +216,10 @@ watch_decide(struct session *s, const struct unit_state *st)
 		watch_job_done(s);
 	if (!s->exited && main_exited(st))
 		watch_record_exit(s, st);
-	if (s->exited && unit_quiet(st))
+	if (s->exited && unit_quiet(st)) {
+		s->over = 1;
 		parent_session_event(s, PEV_EXITED, NULL, 0);
+	}
 	/* RemainAfterExit=no: a unit whose main exited stops by itself. */
 	if (s->exited && !s->stopping)
 		watch_release(s);

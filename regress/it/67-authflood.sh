@@ -56,6 +56,12 @@ monitor_stop() {
 	# sessions and the connections decide.
 	sup_other=$(grep "^method call .* sender=$sup_name " "$tmp/mon" |
 	    grep -vc 'path=/org/freedesktop/systemd1/unit/opencode_2dpty_2d')
+	# By member and path, so a count that differs says which call.
+	sup_kinds=$(grep "^method call .* sender=$sup_name " "$tmp/mon" |
+	    grep -v 'path=/org/freedesktop/systemd1/unit/opencode_2dpty_2d' |
+	    sed 's/.* path=\([^;]*\); .*member=\([^ ]*\).*/\2 \1/' |
+	    sed 's,/job/[0-9]*$,/job/N,' | sort | uniq -c |
+	    awk '{ printf "%s%s %s x%s", (NR > 1 ? ", " : ""), $2, $3, $1 }')
 	all_calls=$(grep -c '^method call ' "$tmp/mon")
 	pid1_ticks=$(( $(awk '{ print $14 + $15 }' /proc/1/stat) - t1 ))
 }
@@ -74,7 +80,7 @@ monitor_start
 sessions
 monitor_stop
 base_sup=$sup_calls base_all=$all_calls base_ticks=$pid1_ticks
-base_other=$sup_other
+base_other=$sup_other base_kinds=$sup_kinds
 check "baseline: $SESSIONS sessions ran ($ok)" test "$ok" = "$SESSIONS"
 check "baseline: the count sees the supervisor's calls ($base_sup)" test "$base_sup" -gt 0
 
@@ -107,6 +113,8 @@ echo "  flood, byk outside the service: $(grep '^opty-flood:' "$tmp/flood-byk")"
 echo "  flood, another uid:            $(grep '^opty-flood:' "$tmp/flood-other")"
 echo "  supervisor -> systemd calls: $base_sup for $SESSIONS sessions alone, $sup_calls under the flood"
 echo "    of which not about a session unit: $base_other alone, $sup_other under the flood"
+echo "    alone:       $base_kinds"
+echo "    under flood: $sup_kinds"
 echo "  all calls to systemd:        $base_all alone, $all_calls under the flood"
 echo "  PID 1 CPU ticks:             $base_ticks alone, $pid1_ticks under the flood"
 check "the flood lasted through every session" test "$overlap" = 1
