@@ -221,6 +221,16 @@ else
 	fail "input through the stream: $(cat "$tmp/head")"
 fi
 
+# probe_state_until UNIT PATTERN: the probe's state line, in $out, once
+# it matches the shell pattern or after five seconds.
+probe_state_until() {
+	n=0
+	until out=$("$probe" state "$1" 2>/dev/null) &&
+	    case "$out" in $2) true ;; *) false ;; esac || [ $n -ge 50 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+}
+
 out=$("$probe" state "$unit" 2>/dev/null)
 case "$out" in
 "unit=$unit loaded=1 active=inactive "*) pass "ended and referenced: $out" ;;
@@ -229,12 +239,7 @@ esac
 # AddRef=yes: the reference is the only thing that kept it.
 touch "$tmp/release"
 wait "$holder"
-n=0
-until out=$("$probe" state "$unit" 2>/dev/null) &&
-    case "$out" in "unit=$unit loaded=0 "*) true ;; *) false ;; esac ||
-    [ $n -ge 50 ]; do
-	sleep 0.1; n=$((n + 1))
-done
+probe_state_until "$unit" "unit=$unit loaded=0 *"
 case "$out" in
 "unit=$unit loaded=0 "*) pass "its starter gone, the ended unit is collected" ;;
 *) fail "after the starter's exit: $out" ;;
@@ -252,12 +257,7 @@ done
 out=$("$probe" stop "$u4" 2>/dev/null)
 [ "$out" = "stopped=$u4" ] && pass "stop of a running unit: $out" ||
     fail "stop of a running unit: $out"
-n=0
-until out=$("$probe" state "$u4" 2>/dev/null) &&
-    case "$out" in *" active=inactive "*) true ;; *) false ;; esac ||
-    [ $n -ge 50 ]; do
-	sleep 0.1; n=$((n + 1))
-done
+probe_state_until "$u4" "* active=inactive *"
 case "$out" in
 "unit=$u4 loaded=1 active=inactive "*) pass "stopped, still referenced: $out" ;;
 *) fail "after stop: $out" ;;
