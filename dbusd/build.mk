@@ -13,7 +13,8 @@ DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
 
 TESTS			+= test_dbusd_names test_dbusd_hintq \
-			   test_dbusd_props test_dbusd_ident test_dbusd_pid1
+			   test_dbusd_props test_dbusd_ident test_dbusd_pid1 \
+			   test_dbusd_req
 test_dbusd_names_SRCS	:= regress/unit/test_dbusd_names.c dbusd/name.c
 test_dbusd_names_LIBS	:=
 test_dbusd_hintq_SRCS	:= regress/unit/test_dbusd_hintq.c dbusd/hintq.c
@@ -27,6 +28,9 @@ test_dbusd_ident_LIBS	 = $(DBUSD_LIBS)
 test_dbusd_pid1_SRCS	:= regress/unit/test_dbusd_pid1.c $(DBUSD_SRCS) \
 			   proto/argcodec.c proto/log.c
 test_dbusd_pid1_LIBS	 = $(DBUSD_LIBS)
+test_dbusd_req_SRCS	:= regress/unit/test_dbusd_req.c $(DBUSD_SRCS) \
+			   proto/argcodec.c proto/log.c
+test_dbusd_req_LIBS	 = $(DBUSD_LIBS)
 
 TOOLS			+= opty-dbusprobe
 opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \

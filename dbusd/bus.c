@@ -157,6 +157,7 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb, void *arg,
 	d->cb_arg = arg;
 	hintq_init(&d->q);
 	TAILQ_INIT(&d->done);
+	TAILQ_INIT(&d->waiting);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));
 		dbusd_close(d);

@@ -38,22 +38,29 @@ struct event;
 #define WANT_MAX	10	/* properties of one request */
 #define REQ_MAX_CALLS	WANT_MAX
 
-enum req_kind {
-	REQ_CALL,		/* a method call */
-	REQ_GETALL,		/* Properties.GetAll, one per interface */
-	REQ_GET,		/* Properties.Get, one per property */
-};
+/*
+ * Calls of ours waiting for a reply, at most.  The system bus refuses a
+ * call outright (LimitsExceeded) from a connection that already waits
+ * for max_replies_per_connection replies: 128 in Debian's system.conf.
+ * The rest of the budget is for the few calls made outside requests
+ * (at open: Subscribe, AddMatch, the name owner, pid1.c's reads).
+ */
+#define REQ_INFLIGHT_MAX	100
 
 /* One request to PID 1 (req.c); the owner frees it, which cancels it. */
 struct dbusd_req {
 	struct dbusd		*d;
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
-	enum req_kind		 kind;
+	TAILQ_ENTRY(dbusd_req)	 wentry;	/* on d->waiting */
 	sd_bus_message		*msg;		/* prepared, not yet sent */
+	sd_bus_message		*call[REQ_MAX_CALLS];	/* until sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
 	sd_bus_message		*reply[REQ_MAX_CALLS];
+	int			 err[REQ_MAX_CALLS];	/* send failed */
 	size_t			 ncalls;
+	size_t			 nsent;
 	size_t			 nreplies;
+	int			 waiting;
 	int			 complete;
 	int			 delivered;
 	dbusd_req_cb		 cb;		/* NULL: log a failure, free */
@@ -75,6 +82,8 @@ struct dbusd {
 	void			*cb_arg;
 	struct hintq		 q;
 	struct req_list		 done;		/* complete, not delivered */
+	struct req_list		 waiting;	/* calls held for the budget */
+	size_t			 inflight;	/* <= REQ_INFLIGHT_MAX */
 	uint64_t		 foreign;	/* signals not from PID 1 */
 	char			 owner[64];	/* unique name of systemd1 */
 	struct pid1_info	 pid1;		/* read once at open */
@@ -118,9 +127,9 @@ int	prop_read_variant(sd_bus_message *, struct prop_value *);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
+	    size_t, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
-	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
+	    size_t, struct prop_value [WANT_MAX], size_t *);
 int	call_unit_method(struct dbusd *, enum unit_method, const char *,
 	    struct dbusd_req **);
 int	call_unit_kill(struct dbusd *, const char *, int,

@@ -2,12 +2,14 @@
  * req.c: the request layer of dbusd/: one request to PID 1 in flight
  * without blocking the root parent's event loop.  It calls nothing above
  * it: bus.c drives it (req_deliver() from its loop) and call.c, ident.c,
- * unit.c build on it.  A request is one or two method calls sent back to
- * back (PID 1 answers one connection's calls in order, so the second
- * call sees systemd no earlier than the first).  Replies are kept until
- * both are in; the request is then handed to its owner from bus_run(),
- * after sd_bus_process() has returned, like the signal hints.  Freeing a
- * request cancels whatever part of it is still pending.
+ * unit.c build on it.  A request is up to REQ_MAX_CALLS method calls sent
+ * back to back (PID 1 answers one connection's calls in order, so each
+ * call sees systemd no earlier than the one before).  Replies are kept
+ * until all are in; the request is then handed to its owner from
+ * bus_run(), after sd_bus_process() has returned, like the signal hints.
+ * Freeing a request cancels whatever part of it is still pending.  The
+ * calls of all requests waiting for replies stay within REQ_INFLIGHT_MAX,
+ * below the bus's limit; the rest wait their turn here, in order.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -59,43 +61,127 @@ req_new(struct dbusd *d)
 	return req;
 }
 
-static int
-req_reply(sd_bus_message *m, void *arg, sd_bus_error *unused)
+static void
+req_answered(struct dbusd_req *req)
 {
-	struct dbusd_req	*req = arg;
-	sd_bus_slot		*slot;
-	size_t			 i;
-
-	(void)unused;
-	slot = sd_bus_get_current_slot(req->d->bus);
-	for (i = 0; i < req->ncalls; i++)
-		if (req->slot[i] == slot && req->reply[i] == NULL)
-			break;
-	if (i == req->ncalls)
-		fatalx("D-Bus reply for no call of this request");
-	req->reply[i] = sd_bus_message_ref(m);
 	if (++req->nreplies == req->ncalls) {
 		req->complete = 1;
 		TAILQ_INSERT_TAIL(&req->d->done, req, entry);
 	}
+}
+
+static int req_reply(sd_bus_message *, void *, sd_bus_error *);
+
+/* Sends the request's next call; it keeps its slot. */
+static int
+req_send_one(struct dbusd_req *req)
+{
+	size_t	 i = req->nsent;
+	int	 r;
+
+	r = sd_bus_call_async(req->d->bus, &req->slot[i], req->call[i],
+	    req_reply, req, DBUSD_CALL_USEC);
+	if (r < 0)
+		return r;
+	req->call[i] = sd_bus_message_unref(req->call[i]);
+	req->nsent++;
+	req->d->inflight++;
+	req_kick(req->d);	/* flush, and arm the reply timeout */
+	return 0;
+}
+
+/*
+ * Sends the held calls of a request, in order, while the budget allows.
+ * A call the bus no longer takes fails alone: that error is its answer,
+ * as a reply would have been.
+ */
+static void
+req_send_held(struct dbusd_req *req)
+{
+	size_t	 i;
+	int	 r;
+
+	while (req->nsent < req->ncalls &&
+	    req->d->inflight < REQ_INFLIGHT_MAX) {
+		if ((r = req_send_one(req)) == 0)
+			continue;
+		i = req->nsent++;
+		req->call[i] = sd_bus_message_unref(req->call[i]);
+		req->err[i] = r;
+		req_answered(req);
+	}
+}
+
+/*
+ * Calls held back go out as replies free the budget, first held first
+ * sent: PID 1 still sees each request's calls back to back in order.
+ */
+static void
+req_release(struct dbusd *d)
+{
+	struct dbusd_req	*req;
+
+	while (d->inflight < REQ_INFLIGHT_MAX &&
+	    (req = TAILQ_FIRST(&d->waiting)) != NULL) {
+		req_send_held(req);
+		if (req->nsent < req->ncalls)
+			break;
+		TAILQ_REMOVE(&d->waiting, req, wentry);
+		req->waiting = 0;
+	}
+}
+
+static int
+req_reply(sd_bus_message *m, void *arg, sd_bus_error *unused)
+{
+	struct dbusd_req	*req = arg;
+	struct dbusd		*d = req->d;
+	sd_bus_slot		*slot;
+	size_t			 i;
+
+	(void)unused;
+	slot = sd_bus_get_current_slot(d->bus);
+	for (i = 0; i < req->nsent; i++)
+		if (req->slot[i] == slot && req->reply[i] == NULL)
+			break;
+	if (i == req->nsent)
+		fatalx("D-Bus reply for no call of this request");
+	req->reply[i] = sd_bus_message_ref(m);
+	d->inflight--;
+	req_answered(req);
+	req_release(d);
 	return 1;
 }
 
-/* Sends m (the request keeps its own reference) as the next call. */
+/*
+ * Adds m (the request keeps its own reference) as the request's next
+ * call.  It is sent at once unless the budget of calls in flight is
+ * spent or calls held earlier wait for it; then it goes in turn, and a
+ * failure to send it is its answer.
+ */
 int
 req_call(struct dbusd_req *req, sd_bus_message *m)
 {
-	size_t	 i = req->ncalls;
-	int	 r;
+	struct dbusd	*d = req->d;
+	size_t		 i = req->ncalls;
+	int		 r;
 
 	if (i >= REQ_MAX_CALLS || req->complete)
 		return -EINVAL;
-	r = sd_bus_call_async(req->d->bus, &req->slot[i], m, req_reply, req,
-	    DBUSD_CALL_USEC);
-	if (r < 0)
-		return r;
+	req->call[i] = sd_bus_message_ref(m);
 	req->ncalls++;
-	req_kick(req->d);	/* flush, and arm the reply timeout */
+	if (!req->waiting && TAILQ_EMPTY(&d->waiting) &&
+	    d->inflight < REQ_INFLIGHT_MAX) {
+		if ((r = req_send_one(req)) < 0) {
+			req->call[i] = sd_bus_message_unref(req->call[i]);
+			req->ncalls--;
+		}
+		return r;
+	}
+	if (!req->waiting) {
+		req->waiting = 1;
+		TAILQ_INSERT_TAIL(&d->waiting, req, wentry);
+	}
 	return 0;
 }
 
@@ -107,6 +193,8 @@ req_result(const struct dbusd_req *req, size_t i, sd_bus_message **m)
 
 	if (!req->complete || i >= req->ncalls)
 		return -EINVAL;
+	if (req->err[i] < 0)
+		return req->err[i];
 	*m = req->reply[i];
 	if (!sd_bus_message_is_method_error(*m, NULL))
 		return 0;
@@ -117,18 +205,28 @@ req_result(const struct dbusd_req *req, size_t i, sd_bus_message **m)
 void
 dbusd_req_free(struct dbusd_req *req)
 {
-	size_t	 i;
+	struct dbusd	*d;
+	size_t		 i, pending = 0;
 
 	if (req == NULL)
 		return;
+	d = req->d;
 	if (req->complete && !req->delivered)
-		TAILQ_REMOVE(&req->d->done, req, entry);
+		TAILQ_REMOVE(&d->done, req, entry);
+	if (req->waiting)
+		TAILQ_REMOVE(&d->waiting, req, wentry);
 	for (i = 0; i < REQ_MAX_CALLS; i++) {
+		if (req->slot[i] != NULL && req->reply[i] == NULL)
+			pending++;
 		sd_bus_slot_unref(req->slot[i]);	/* cancels if pending */
 		sd_bus_message_unref(req->reply[i]);
+		sd_bus_message_unref(req->call[i]);
 	}
 	sd_bus_message_unref(req->msg);	/* drops its descriptor copies */
 	free(req);
+	d->inflight -= pending;
+	if (pending > 0 && !d->closing)
+		req_release(d);
 }
 
 /*

@@ -1,14 +1,17 @@
 #!/bin/sh
-# 86-buslimit.sh: the system bus refuses the supervisor's calls.  The bus
-# answers LimitsExceeded to a connection with more calls pending than its
-# max_replies_per_connection (128 in Debian's system.conf).  A stop or a
-# drop of a unit's reference (UnrefUnit: the units are started with
-# AddRef=yes) that it refused would leave the unit running, or ended and
-# kept for good.  16 sessions run; the limit is lowered to 8 and their
-# client goes away at once, so 16 stops, 16 drops and their state reads
-# are asked within milliseconds.  Every unit must go all the same, the
-# journal must show refused calls (or the test proved nothing), and the
-# supervisor must serve again once the limit is back.
+# 86-buslimit.sh: the system bus and the supervisor's calls in flight.
+# The bus answers LimitsExceeded to a connection with more calls pending
+# than its max_replies_per_connection (128 in Debian's system.conf).  A
+# stop or a drop of a unit's reference (UnrefUnit: the units are started
+# with AddRef=yes) that it refused would leave the unit running, or ended
+# and kept for good.  Twice, 16 sessions run and their client goes away
+# at once, so 16 stops, 16 drops and their state reads (nine calls each)
+# are asked within milliseconds.  With the bus's own limit, the
+# supervisor's budget of calls in flight (dbusd/req.c) must keep it from
+# being refused at all.  With the limit lowered to 8, below that budget,
+# the journal must show refused calls (which proves the first count can
+# see them) and every unit must go all the same.  The supervisor must
+# serve again once the limit is back.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -34,22 +37,37 @@ running() {
 	done
 	echo $n
 }
-bg_client -P 16 -q -- /bin/sleep 600
-n=0
-until [ "$(running)" = 16 ] || [ $n -ge 300 ]; do sleep 0.1; n=$((n + 1)); done
-check "16 sessions run ($(running))" test "$(running)" = 16
+refusals() {
+	journalctl --after-cursor "$1" -u "$SUP" -o cat --no-pager |
+	    grep -c 'No buffer space available'
+}
+# 16 sessions, then their client killed; the journal cursor from before.
+sixteen_leave() {
+	bg_client -P 16 -q -- /bin/sleep 600
+	n=0
+	until [ "$(running)" = 16 ] || [ $n -ge 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	check "16 sessions run ($(running), $1)" test "$(running)" = 16
+	cur=$(jcursor)
+	[ -z "$2" ] || check "the bus took the lower limit" bus_reload
+	systemctl kill -s KILL "$CLIENT_UNIT"
+	check "every unit is gone ($1)" wait_no_units 60
+	bg_wait
+}
 
-cur=$(jcursor)
+sixteen_leave "the bus's own limit"
+refused=$(refusals "$cur")
+check "the bus refused none of the supervisor's calls ($refused)" \
+    test "$refused" -eq 0
+
 printf '<busconfig>\n  <limit name="max_replies_per_connection">%s</limit>\n</busconfig>\n' \
     8 > "$LIMIT"
-check "the bus took the lower limit" bus_reload
-systemctl kill -s KILL "$CLIENT_UNIT"
-check "every unit is gone although the bus refused calls" wait_no_units 60
-refused=$(journalctl --after-cursor "$cur" -u "$SUP" -o cat --no-pager |
-    grep -c 'No buffer space available')
+sixteen_leave "although the bus refused calls" lower
+refused=$(refusals "$cur")
 check "the bus refused some of the supervisor's calls ($refused)" \
     test "$refused" -gt 0
-bg_wait
 
 rm -f "$LIMIT"
 check "the bus took its own limit back" bus_reload
