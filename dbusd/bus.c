@@ -156,8 +156,7 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb, void *arg,
 	d->cb = cb;
 	d->cb_arg = arg;
 	hintq_init(&d->q);
-	TAILQ_INIT(&d->done);
-	TAILQ_INIT(&d->waiting);
+	req_init(d);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));
 		dbusd_close(d);

@@ -42,8 +42,9 @@ struct event;
  * Calls of ours waiting for a reply, at most.  The system bus refuses a
  * call outright (LimitsExceeded) from a connection that already waits
  * for max_replies_per_connection replies: 128 in Debian's system.conf.
- * The rest of the budget is for the few calls made outside requests
- * (at open: Subscribe, AddMatch, the name owner, pid1.c's reads).
+ * The rest is for the few calls made outside requests (at open:
+ * Subscribe, AddMatch, the name owner, pid1.c's reads).  A bus set up
+ * lower teaches the budget its own limit (req.c).
  */
 #define REQ_INFLIGHT_MAX	100
 
@@ -83,7 +84,8 @@ struct dbusd {
 	struct hintq		 q;
 	struct req_list		 done;		/* complete, not delivered */
 	struct req_list		 waiting;	/* calls held for the budget */
-	size_t			 inflight;	/* <= REQ_INFLIGHT_MAX */
+	size_t			 inflight;	/* calls waiting for a reply */
+	size_t			 budget;	/* inflight at most */
 	uint64_t		 foreign;	/* signals not from PID 1 */
 	char			 owner[64];	/* unique name of systemd1 */
 	struct pid1_info	 pid1;		/* read once at open */
@@ -138,6 +140,7 @@ int	call_job_type(struct dbusd *, const char *, struct dbusd_req **);
 
 /* req.c: the request layer, below call.c and bus.c */
 int	req_errno(const sd_bus_error *, int);
+void	req_init(struct dbusd *);
 void	req_kick(struct dbusd *);
 struct dbusd_req *req_new(struct dbusd *);
 int	req_call(struct dbusd_req *, sd_bus_message *);

@@ -8,8 +8,8 @@
  * until all are in; the request is then handed to its owner from
  * bus_run(), after sd_bus_process() has returned, like the signal hints.
  * Freeing a request cancels whatever part of it is still pending.  The
- * calls of all requests waiting for replies stay within REQ_INFLIGHT_MAX,
- * below the bus's limit; the rest wait their turn here, in order.
+ * calls of all requests waiting for replies stay within a budget below
+ * the bus's limit; the rest wait their turn here, in order.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -48,6 +48,14 @@ req_kick(struct dbusd *d)
 
 	if (d->ev_kick != NULL)		/* NULL while still opening */
 		event_add(d->ev_kick, &zero);
+}
+
+void
+req_init(struct dbusd *d)
+{
+	TAILQ_INIT(&d->done);
+	TAILQ_INIT(&d->waiting);
+	d->budget = REQ_INFLIGHT_MAX;
 }
 
 struct dbusd_req *
@@ -102,7 +110,7 @@ req_send_held(struct dbusd_req *req)
 	int	 r;
 
 	while (req->nsent < req->ncalls &&
-	    req->d->inflight < REQ_INFLIGHT_MAX) {
+	    req->d->inflight < req->d->budget) {
 		if ((r = req_send_one(req)) == 0)
 			continue;
 		i = req->nsent++;
@@ -121,7 +129,7 @@ req_release(struct dbusd *d)
 {
 	struct dbusd_req	*req;
 
-	while (d->inflight < REQ_INFLIGHT_MAX &&
+	while (d->inflight < d->budget &&
 	    (req = TAILQ_FIRST(&d->waiting)) != NULL) {
 		req_send_held(req);
 		if (req->nsent < req->ncalls)
@@ -129,6 +137,27 @@ req_release(struct dbusd *d)
 		TAILQ_REMOVE(&d->waiting, req, wentry);
 		req->waiting = 0;
 	}
+}
+
+/*
+ * The bus refused a call for the replies this connection already waits
+ * for: its limit is below the budget (a bus set up lower than Debian's).
+ * It is at most the calls in flight now, which is the budget from here
+ * on.  It never grows back: the bus's limits change only with its
+ * configuration, and a restart of the supervisor takes a raised one.
+ */
+static void
+req_refused(struct dbusd *d)
+{
+	size_t	 was = d->budget;
+
+	d->budget = d->inflight > 0 ? d->inflight : 1;
+	if (d->budget > was)
+		d->budget = was;
+	else if (was == REQ_INFLIGHT_MAX)
+		log_warnx("system bus: a call refused (LimitsExceeded) with "
+		    "%zu in flight: at most %zu from now on", d->inflight + 1,
+		    d->budget);
 }
 
 static int
@@ -148,6 +177,8 @@ req_reply(sd_bus_message *m, void *arg, sd_bus_error *unused)
 		fatalx("D-Bus reply for no call of this request");
 	req->reply[i] = sd_bus_message_ref(m);
 	d->inflight--;
+	if (sd_bus_message_is_method_error(m, SD_BUS_ERROR_LIMITS_EXCEEDED))
+		req_refused(d);
 	req_answered(req);
 	req_release(d);
 	return 1;
@@ -171,7 +202,7 @@ req_call(struct dbusd_req *req, sd_bus_message *m)
 	req->call[i] = sd_bus_message_ref(m);
 	req->ncalls++;
 	if (!req->waiting && TAILQ_EMPTY(&d->waiting) &&
-	    d->inflight < REQ_INFLIGHT_MAX) {
+	    d->inflight < d->budget) {
 		if ((r = req_send_one(req)) < 0) {
 			req->call[i] = sd_bus_message_unref(req->call[i]);
 			req->ncalls--;

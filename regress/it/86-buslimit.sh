@@ -8,10 +8,11 @@
 # at once, so 16 stops, 16 drops and their state reads (nine calls each)
 # are asked within milliseconds.  With the bus's own limit, the
 # supervisor's budget of calls in flight (dbusd/req.c) must keep it from
-# being refused at all.  With the limit lowered to 8, below that budget,
-# the journal must show refused calls (which proves the first count can
-# see them) and every unit must go all the same.  The supervisor must
-# serve again once the limit is back.
+# being refused at all.  With the limit lowered to 8, below that budget
+# and below the nine calls of one state read, the journal must show
+# refused calls (which proves the first count can see them) and every
+# unit must go all the same: the budget comes down to what the bus takes.
+# The supervisor must serve again once the limit is back.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)

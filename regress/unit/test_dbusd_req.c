@@ -5,7 +5,9 @@
  * answers until told to look: it must then hold exactly the budget's
  * worth of calls (plus those a freed request gave back), and see every
  * later call in the order the requests asked for them, none of a request
- * freed before its calls went out.  Runs unprivileged.
+ * freed before its calls went out.  Another plays a bus set up with a
+ * lower limit, refusing calls past it: the budget must learn it, and the
+ * next calls must all go through.  Runs unprivileged.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -136,6 +138,75 @@ fake_pid1(int fd, int ctl)
 	}
 }
 
+/*
+ * A bus with a limit of LIMIT replies pending, before a PID 1 that
+ * answers nothing until a byte arrives on ctl: it holds LIMIT calls and
+ * refuses the rest at once, as the bus does.  Then it answers those it
+ * holds and every later call at once.  Exit 0 when the peer leaves.
+ */
+#define LIMIT	8
+static void __attribute__((noreturn))
+fake_limited(int fd, int ctl)
+{
+	sd_bus_message	*held[LIMIT], *m;
+	struct pollfd	 pfd[2];
+	sd_bus		*b = NULL;
+	sd_id128_t	 id;
+	uint32_t	 n;
+	size_t		 nh = 0, i;
+	int		 r, told = 0;
+	char		 c;
+
+	if (sd_id128_randomize(&id) < 0 || sd_bus_new(&b) < 0 ||
+	    sd_bus_set_fd(b, fd, fd) < 0 || sd_bus_set_server(b, 1, id) < 0 ||
+	    sd_bus_start(b) < 0)
+		_exit(2);
+	pfd[0].fd = sd_bus_get_fd(b);
+	pfd[1].fd = ctl;
+	pfd[1].events = POLLIN;
+	for (;;) {
+		m = NULL;
+		if ((r = sd_bus_process(b, &m)) < 0 || (m != NULL &&
+		    sd_bus_message_is_signal(m, "org.freedesktop.DBus.Local",
+		    "Disconnected")))
+			_exit(0);
+		if (m != NULL) {
+			if (sd_bus_message_read(m, "u", &n) <= 0)
+				_exit(3);
+			if (told)
+				r = sd_bus_reply_method_return(m, "u", n);
+			else if (nh < LIMIT) {
+				held[nh++] = m;
+				continue;
+			} else
+				r = sd_bus_reply_method_errorf(m,
+				    SD_BUS_ERROR_LIMITS_EXCEEDED, "limit");
+			if (r < 0)
+				_exit(2);
+			sd_bus_message_unref(m);
+			continue;
+		}
+		if (r > 0)
+			continue;
+		pfd[0].events = (short)sd_bus_get_events(b);
+		pfd[1].fd = told ? -1 : ctl;
+		if (poll(pfd, 2, -1) < 0)
+			_exit(2);
+		if (told || pfd[1].revents == 0)
+			continue;
+		if (read(ctl, &c, 1) != 1)
+			_exit(2);
+		told = 1;
+		for (i = 0; i < nh; i++) {
+			if (sd_bus_message_rewind(held[i], 1) < 0 ||
+			    sd_bus_message_read(held[i], "u", &n) <= 0 ||
+			    sd_bus_reply_method_return(held[i], "u", n) < 0)
+				_exit(2);
+			sd_bus_message_unref(held[i]);
+		}
+	}
+}
+
 /* A request of NCALL calls numbered from first. */
 static struct dbusd_req *
 ask(struct dbusd *d, uint32_t first)
@@ -155,36 +226,48 @@ ask(struct dbusd *d, uint32_t first)
 	return req;
 }
 
-/* Every answer of req is the number of its call. */
-static void
-check_answers(struct dbusd_req *req, uint32_t first)
+/*
+ * Every answer of req is the number of its call, or the bus's refusal;
+ * how many were refused.
+ */
+static unsigned
+answers(struct dbusd_req *req, uint32_t first)
 {
 	sd_bus_message	*m;
 	uint32_t	 i, n;
+	unsigned	 refused = 0;
+	int		 r;
 
 	assert_int_equal(req_wait(req), 0);
 	for (i = 0; i < NCALL; i++) {
-		assert_int_equal(req_result(req, i, &m), 0);
+		if ((r = req_result(req, i, &m)) == -ENOBUFS) {
+			refused++;
+			continue;
+		}
+		assert_int_equal(r, 0);
 		assert_true(sd_bus_message_read(m, "u", &n) > 0);
 		assert_int_equal(n, first + i);
 	}
+	return refused;
 }
 
+/* The bus for d, with fake_pid1 or fake_limited; ctl tells it to look. */
 static pid_t
-fake_start(struct dbusd *d, int *ctl)
+fake_start(struct dbusd *d, int *ctl, int limited)
 {
 	pid_t	pid;
 	int	sp[2], pp[2];
 
 	memset(d, 0, sizeof(*d));
-	TAILQ_INIT(&d->done);
-	TAILQ_INIT(&d->waiting);
+	req_init(d);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    sp), 0);
 	assert_int_equal(pipe2(pp, O_CLOEXEC), 0);
 	if ((pid = fork()) == 0) {
 		close(sp[0]);
 		close(pp[1]);
+		if (limited)
+			fake_limited(sp[1], pp[0]);
 		fake_pid1(sp[1], pp[0]);
 	}
 	assert_true(pid > 0);
@@ -195,6 +278,18 @@ fake_start(struct dbusd *d, int *ctl)
 	assert_true(sd_bus_start(d->bus) >= 0);
 	*ctl = pp[1];
 	return pid;
+}
+
+static void
+fake_end(struct dbusd *d, pid_t pid, int ctl)
+{
+	int	 st;
+
+	sd_bus_close_unref(d->bus);	/* the child ends */
+	close(ctl);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /*
@@ -210,10 +305,10 @@ test_budget(void **state)
 	struct dbusd_req	*req[NREQ];
 	pid_t			 pid;
 	uint32_t		 i;
-	int			 ctl, st;
+	int			 ctl;
 
 	(void)state;
-	pid = fake_start(&d, &ctl);
+	pid = fake_start(&d, &ctl, 0);
 	for (i = 0; i < NREQ; i++)
 		req[i] = ask(&d, i * NCALL);
 	assert_int_equal(d.inflight, REQ_INFLIGHT_MAX);
@@ -225,17 +320,57 @@ test_budget(void **state)
 	assert_int_equal(write(ctl, "x", 1), 1);
 	for (i = 0; i < NREQ; i++)
 		if (i != FREED_SENT && i != FREED_HELD)
-			check_answers(req[i], i * NCALL);
+			assert_int_equal(answers(req[i], i * NCALL), 0);
 	assert_int_equal(d.inflight, 0);
 	assert_true(TAILQ_EMPTY(&d.waiting));
 	for (i = 0; i < NREQ; i++)
 		if (i != FREED_SENT && i != FREED_HELD)
 			dbusd_req_free(req[i]);
-	sd_bus_close_unref(d.bus);	/* the child ends */
-	close(ctl);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
+	fake_end(&d, pid, ctl);
+}
+
+/*
+ * A bus whose limit is below the budget: of the budget's worth of calls
+ * sent, it refuses all but LIMIT, and the budget comes down to exactly
+ * that before any held call goes out.  Those go through once PID 1
+ * answers, LIMIT at a time, and so do the next ones.
+ */
+static void
+test_learns_limit(void **state)
+{
+	struct dbusd		 d;
+	struct dbusd_req	*req[NREQ];
+	pid_t			 pid;
+	uint32_t		 i;
+	unsigned		 refused = 0;
+	int			 ctl, r;
+
+	(void)state;
+	pid = fake_start(&d, &ctl, 1);
+	for (i = 0; i < NREQ; i++)
+		req[i] = ask(&d, i * NCALL);
+	while (d.inflight > LIMIT) {
+		assert_true((r = sd_bus_process(d.bus, NULL)) >= 0);
+		if (r == 0)
+			assert_true(sd_bus_wait(d.bus, UINT64_MAX) >= 0);
+	}
+	assert_int_equal(d.budget, LIMIT);
+	assert_false(TAILQ_EMPTY(&d.waiting));
+	assert_int_equal(write(ctl, "x", 1), 1);
+	for (i = 0; i < NREQ; i++)
+		refused += answers(req[i], i * NCALL);
+	assert_int_equal(refused, REQ_INFLIGHT_MAX - LIMIT);
+	for (i = 0; i < NREQ; i++) {
+		dbusd_req_free(req[i]);
+		req[i] = ask(&d, i * NCALL);
+	}
+	for (i = 0; i < NREQ; i++) {
+		assert_int_equal(answers(req[i], i * NCALL), 0);
+		dbusd_req_free(req[i]);
+	}
+	assert_int_equal(d.inflight, 0);
+	assert_int_equal(d.budget, LIMIT);
+	fake_end(&d, pid, ctl);
 }
 
 int
@@ -243,6 +378,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_learns_limit),
 	};
 
 	log_init("test_dbusd_req", 0);
