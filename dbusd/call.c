@@ -85,22 +85,44 @@ call_unit_path(const char *unit, char **path)
 	return sd_bus_path_encode(SD_UNIT_PATH, unit, path);
 }
 
+/* The distinct interfaces of a want table, in table order. */
+static size_t
+want_ifaces(const struct prop_want *want, size_t nw,
+    const char *iface[REQ_MAX_CALLS])
+{
+	size_t	 i, j, ni = 0;
+
+	for (i = 0; i < nw; i++) {
+		for (j = 0; j < ni && strcmp(iface[j], want[i].iface) != 0; j++)
+			;
+		if (j < ni)
+			continue;
+		if (ni == REQ_MAX_CALLS)
+			return 0;
+		iface[ni++] = want[i].iface;
+	}
+	return ni;
+}
+
 /*
- * Asks for the wanted properties of a unit, one Get per property (small
- * replies, nothing else computed by PID 1), sent back to back in table
- * order, which PID 1 answers in that order.
+ * Asks for the wanted properties of a unit, sent back to back in table
+ * order: with one GetAll per interface (REQ_GETALL: the properties of
+ * one interface are one snapshot), or one Get per property (REQ_GET:
+ * small replies, nothing else computed by PID 1).
  */
 int
 call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
-    size_t nw, dbusd_req_cb cb, void *arg, struct dbusd_req **out)
+    size_t nw, enum req_kind kind, dbusd_req_cb cb, void *arg,
+    struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
+	const char		*iface[REQ_MAX_CALLS] = { NULL };
 	char			*path = NULL;
-	size_t			 i;
-	int			 r = 0;
+	size_t			 i, ni;
+	int			 r;
 
 	*out = NULL;
-	if (nw == 0 || nw > WANT_MAX)
+	if (nw > WANT_MAX || (ni = want_ifaces(want, nw, iface)) == 0)
 		return -EINVAL;
 	if ((r = call_unit_path(unit, &path)) < 0)
 		return r;
@@ -108,9 +130,13 @@ call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
 		free(path);
 		return -ENOMEM;
 	}
+	req->kind = kind;
 	req->cb = cb;
 	req->arg = arg;
-	for (i = 0; i < nw && r >= 0; i++)
+	for (i = 0, r = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
+		r = call_add(req, path, "org.freedesktop.DBus.Properties",
+		    "GetAll", "s", iface[i]);
+	for (i = 0; kind == REQ_GET && i < nw && r >= 0; i++)
 		r = call_add(req, path, "org.freedesktop.DBus.Properties",
 		    "Get", "ss", want[i].iface, want[i].name);
 	free(path);
@@ -123,23 +149,72 @@ call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
 }
 
 /*
+ * One GetAll reply: keeps the wanted names of that interface, each
+ * tagged with the interface it was read from, and skips the rest.
+ */
+static int
+get_all_parse(sd_bus_message *reply, const char *iface,
+    const struct prop_want *want, size_t nw, struct prop_value *v, size_t *nv)
+{
+	const char	*name;
+	size_t		 i;
+	int		 r;
+
+	if ((r = sd_bus_message_enter_container(reply, 'a', "{sv}")) < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+		if ((r = sd_bus_message_read_basic(reply, 's', &name)) <= 0)
+			return r < 0 ? r : -EBADMSG;
+		for (i = 0; i < nw; i++)
+			if (strcmp(want[i].iface, iface) == 0 &&
+			    strcmp(want[i].name, name) == 0)
+				break;
+		if (i == nw)
+			r = sd_bus_message_skip(reply, "v");
+		else if (*nv >= WANT_MAX * 2)
+			return -EBADMSG;	/* more answers than asked */
+		else {
+			memset(&v[*nv], 0, sizeof(v[*nv]));
+			v[*nv].iface = iface;
+			v[*nv].name = want[i].name;
+			r = prop_read_variant(reply, &v[(*nv)++]);
+		}
+		if (r < 0)
+			return r == -ENXIO ? -EBADMSG : r;
+		if ((r = sd_bus_message_exit_container(reply)) < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(reply);
+}
+
+/*
  * The values of a completed call_get_begin() request, pointing into its
  * replies (free the request after decoding them).
  */
 int
 call_get_values(struct dbusd_req *req, const struct prop_want *want,
-    size_t nw, struct prop_value v[WANT_MAX], size_t *nv)
+    size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
 {
+	const char	*iface[REQ_MAX_CALLS] = { NULL };
 	sd_bus_message	*reply;
-	size_t		 i;
+	size_t		 i, ni;
 	int		 r = 0;
 
 	*nv = 0;
-	if (req->ncalls != nw)
+	ni = want_ifaces(want, nw, iface);
+	if (req->ncalls != (req->kind == REQ_GET ? nw : ni))
 		return -EINVAL;
 	for (i = 0; i < req->ncalls && r >= 0; i++) {
 		if ((r = req_result(req, i, &reply)) < 0)
 			break;
+		if (req->kind == REQ_GETALL) {
+			if (iface[i] == NULL)
+				return -EINVAL;
+			r = get_all_parse(reply, iface[i], want, nw, v, nv);
+			continue;
+		}
 		memset(&v[*nv], 0, sizeof(v[*nv]));
 		v[*nv].iface = want[i].iface;
 		v[*nv].name = want[i].name;

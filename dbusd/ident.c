@@ -50,13 +50,13 @@ dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
     struct dbusd_req **out)
 {
 	return call_get_begin(d, OPTY_CLIENT_UNIT, ident_want, ident_nwant,
-	    cb, arg, out);
+	    REQ_GET, cb, arg, out);
 }
 
 int
 dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 {
-	struct prop_value	v[WANT_MAX];
+	struct prop_value	v[WANT_MAX * 2];
 	struct client_ident	tmp = { 0 };
 	size_t			nv;
 	int			r;

@@ -48,11 +48,18 @@ struct event;
  */
 #define REQ_INFLIGHT_MAX	100
 
+enum req_kind {
+	REQ_CALL,		/* a method call */
+	REQ_GETALL,		/* Properties.GetAll, one per interface */
+	REQ_GET,		/* Properties.Get, one per property */
+};
+
 /* One request to PID 1 (req.c); the owner frees it, which cancels it. */
 struct dbusd_req {
 	struct dbusd		*d;
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
 	TAILQ_ENTRY(dbusd_req)	 wentry;	/* on d->waiting */
+	enum req_kind		 kind;
 	sd_bus_message		*msg;		/* prepared, not yet sent */
 	sd_bus_message		*call[REQ_MAX_CALLS];	/* until sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
@@ -129,9 +136,9 @@ int	prop_read_variant(sd_bus_message *, struct prop_value *);
 int	call_method(struct dbusd *, const char *, const char *, const char *,
 	    sd_bus_message **, const char *, ...);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, dbusd_req_cb, void *, struct dbusd_req **);
+	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
-	    size_t, struct prop_value [WANT_MAX], size_t *);
+	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 int	call_unit_method(struct dbusd *, enum unit_method, const char *,
 	    struct dbusd_req **);
 int	call_unit_kill(struct dbusd *, const char *, int,

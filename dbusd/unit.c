@@ -24,28 +24,17 @@ struct state_raw {
 #define RAW(f)	offsetof(struct state_raw, f), \
 		sizeof(((struct state_raw *)0)->f)
 
-/*
- * One Get per property, sent back to back (a GetAll on .Unit makes PID 1
- * look up the unit's file state and presets, one on .Service read its
- * cgroup counters, on every read).  PID 1 answers them in this order,
- * each from a state no older than the one before, so the order is what
- * keeps each conclusion of parent/watch.c sound: the main exit's code
- * before its status and result, which PID 1 sets together with it or
- * later; the exit and the start time before ActiveState, so an inactive
- * unit read after them is inactive after that exit; LoadState last, so
- * a unit still loaded then was loaded for every read before it.
- */
 static const struct prop_want state_want[] = {
+	{ SD_UNIT,	"LoadState",		"s",	RAW(load) },
+	{ SD_UNIT,	"ActiveState",		"s",	RAW(st.active) },
+	{ SD_UNIT,	"SubState",		"s",	RAW(st.sub) },
 	{ SD_UNIT,	"Job",			"(uo)",	RAW(st.job_id) },
+	{ SD_SERVICE,	"Result",		"s",	RAW(st.result) },
 	{ SD_SERVICE,	"ExecMainCode",		"i",	RAW(st.exec_code) },
 	{ SD_SERVICE,	"ExecMainStatus",	"i",	RAW(st.exec_status) },
-	{ SD_SERVICE,	"Result",		"s",	RAW(st.result) },
 	{ SD_SERVICE,	"MainPID",		"u",	RAW(st.main_pid) },
 	{ SD_SERVICE,	"ExecMainStartTimestampMonotonic", "t",
 	    RAW(st.exec_start_usec) },
-	{ SD_UNIT,	"ActiveState",		"s",	RAW(st.active) },
-	{ SD_UNIT,	"SubState",		"s",	RAW(st.sub) },
-	{ SD_UNIT,	"LoadState",		"s",	RAW(load) },
 };
 #define STATE_NWANT	(sizeof(state_want) / sizeof(state_want[0]))
 
@@ -119,14 +108,15 @@ dbusd_unit_state_begin(struct dbusd *d, const char *unit, dbusd_req_cb cb,
 {
 	if (!unit_name_valid(unit))
 		return -EINVAL;
-	return call_get_begin(d, unit, state_want, STATE_NWANT, cb, arg, out);
+	return call_get_begin(d, unit, state_want, STATE_NWANT, REQ_GETALL,
+	    cb, arg, out);
 }
 
 int
 dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
 {
 	struct state_raw	raw = { .load = "" };
-	struct prop_value	v[WANT_MAX];
+	struct prop_value	v[WANT_MAX * 2];
 	size_t			nv;
 	int			r;
 

@@ -26,8 +26,9 @@ struct event_base;
 #define POLL_FAST_USEC	20000		/* a job queued, stopping */
 /*
  * While the start job runs its end is told by JobRemoved; the poll only
- * covers a lost signal.  Reading the unit meanwhile (nine calls) would
- * take PID 1 away from starting it.
+ * covers a lost signal.  Reading the unit meanwhile would take PID 1
+ * away from starting it (a GetAll of .Service reads the cgroup's
+ * counters).
  */
 #define POLL_START_USEC	200000
 

@@ -46,10 +46,10 @@ watch_arm(struct session *s, uint64_t usec)
 }
 
 /*
- * A unit's state comes from one Get per property (dbusd_unit_state_begin),
- * which PID 1 answers in the order dbusd/unit.c sends them, each from a
- * state no older than the one before, so each decision below rests on
- * facts that stay consistent whichever way systemd moved in between.
+ * A unit's state comes from two GetAll calls, Unit first, then Service
+ * (dbusd_unit_state_begin), which PID 1 answers in that order, so each
+ * decision below rests on facts that stay consistent whichever way
+ * systemd moved in between.
  */
 
 /*

@@ -5,14 +5,13 @@
 # stop or a drop of a unit's reference (UnrefUnit: the units are started
 # with AddRef=yes) that it refused would leave the unit running, or ended
 # and kept for good.  Twice, 16 sessions run and their client goes away
-# at once, so 16 stops, 16 drops and their state reads (nine calls each)
-# are asked within milliseconds.  With the bus's own limit, the
-# supervisor's budget of calls in flight (dbusd/req.c) must keep it from
-# being refused at all.  With the limit lowered to 8, below that budget
-# and below the nine calls of one state read, the journal must show
+# at once, so 16 stops, 16 drops and their state reads are asked within
+# milliseconds.  With the bus's own limit, the supervisor's budget of
+# calls in flight (dbusd/req.c) must keep it from being refused at all.
+# With the limit lowered to 8, below that budget, the journal must show
 # refused calls (which proves the first count can see them) and every
-# unit must go all the same: the budget comes down to what the bus takes.
-# The supervisor must serve again once the limit is back.
+# unit must go all the same: the budget comes down to what the bus
+# takes.  The supervisor must serve again once the limit is back.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
