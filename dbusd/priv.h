@@ -43,8 +43,10 @@ struct event;
  * call outright (LimitsExceeded) from a connection that already waits
  * for max_replies_per_connection replies: 128 in Debian's system.conf.
  * The rest is for the few calls made outside requests (at open:
- * Subscribe, AddMatch, the name owner, pid1.c's reads).  A bus set up
- * lower teaches the budget its own limit (req.c).
+ * Subscribe, AddMatch, the name owner, pid1.c's reads) and for calls of
+ * freed requests: the bus counts those until PID 1 answers them, the
+ * budget from the moment they are cancelled.  A bus set up lower
+ * teaches the budget its own limit (req.c).
  */
 #define REQ_INFLIGHT_MAX	100
 

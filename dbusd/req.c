@@ -149,15 +149,15 @@ req_release(struct dbusd *d)
 static void
 req_refused(struct dbusd *d)
 {
-	size_t	 was = d->budget;
+	size_t	 now = d->inflight > 0 ? d->inflight : 1;
 
-	d->budget = d->inflight > 0 ? d->inflight : 1;
-	if (d->budget > was)
-		d->budget = was;
-	else if (was == REQ_INFLIGHT_MAX)
+	if (now >= d->budget)
+		return;
+	if (d->budget == REQ_INFLIGHT_MAX)
 		log_warnx("system bus: a call refused (LimitsExceeded) with "
 		    "%zu in flight: at most %zu from now on", d->inflight + 1,
-		    d->budget);
+		    now);
+	d->budget = now;
 }
 
 static int

@@ -40,6 +40,20 @@
 /* Every call but those of the request freed while held. */
 #define ALL_SEEN	((NREQ - 1) * NCALL)
 
+/* The server end of the socketpair fd; exit 2 if it cannot start. */
+static sd_bus *
+fake_open(int fd)
+{
+	sd_bus		*b = NULL;
+	sd_id128_t	 id;
+
+	if (sd_id128_randomize(&id) < 0 || sd_bus_new(&b) < 0 ||
+	    sd_bus_set_fd(b, fd, fd) < 0 || sd_bus_set_server(b, 1, id) < 0 ||
+	    sd_bus_start(b) < 0)
+		_exit(2);
+	return b;
+}
+
 /* The next call's number, which must be seq; exit 3 otherwise. */
 static void
 fake_take(sd_bus_message *m, uint32_t seq)
@@ -103,16 +117,12 @@ static void __attribute__((noreturn))
 fake_pid1(int fd, int ctl)
 {
 	static sd_bus_message	*held[ALL_SEEN];
-	sd_bus			*b = NULL;
+	sd_bus			*b;
 	sd_bus_message		*m;
-	sd_id128_t		 id;
 	uint32_t		 seq, i;
 	int			 r;
 
-	if (sd_id128_randomize(&id) < 0 || sd_bus_new(&b) < 0 ||
-	    sd_bus_set_fd(b, fd, fd) < 0 || sd_bus_set_server(b, 1, id) < 0 ||
-	    sd_bus_start(b) < 0)
-		_exit(2);
+	b = fake_open(fd);
 	if ((seq = fake_hold(b, ctl, held)) != FIRST_SEEN)
 		_exit(4);
 	for (i = 0; i < seq; i++)
@@ -150,17 +160,13 @@ fake_limited(int fd, int ctl)
 {
 	sd_bus_message	*held[LIMIT], *m;
 	struct pollfd	 pfd[2];
-	sd_bus		*b = NULL;
-	sd_id128_t	 id;
+	sd_bus		*b;
 	uint32_t	 n;
 	size_t		 nh = 0, i;
 	int		 r, told = 0;
 	char		 c;
 
-	if (sd_id128_randomize(&id) < 0 || sd_bus_new(&b) < 0 ||
-	    sd_bus_set_fd(b, fd, fd) < 0 || sd_bus_set_server(b, 1, id) < 0 ||
-	    sd_bus_start(b) < 0)
-		_exit(2);
+	b = fake_open(fd);
 	pfd[0].fd = sd_bus_get_fd(b);
 	pfd[1].fd = ctl;
 	pfd[1].events = POLLIN;
