@@ -34,12 +34,12 @@ THIEF_UNIT=opty-thief.service
 probe_cleanup() {
 	systemctl stop "$CONTROL_UNIT" "$THIEF_UNIT" 2>/dev/null
 	systemctl reset-failed "$CONTROL_UNIT" "$THIEF_UNIT" 2>/dev/null
-	itnode_cleanup
 	umount "$HELPER" 2>/dev/null
 	umount "$FDT_DIR/real-client" 2>/dev/null
 	rm -rf "$FDT_DIR"
 	# The container's / is in memory: the copies go when done.
 	rm -f "$PROBE" "$FDT"
+	itlib_cleanup
 }
 trap probe_cleanup EXIT
 
@@ -55,6 +55,7 @@ mount --make-private "$FDT_DIR/real-client" ||
     { echo "FAIL: cannot set the probe up"; exit 1; }
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+cur=$(jcursor)
 
 # wait_file FILE UNIT: until FILE exists, while UNIT runs (30 s at most).
 wait_file() {
@@ -68,14 +69,33 @@ wait_file() {
 # steal PID MAXFD: opty-steal as an unrelated byk process (its own service).
 steal() {
 	systemctl reset-failed "$THIEF_UNIT" 2>/dev/null
-	systemd-run --quiet --wait --pipe --unit="$THIEF_UNIT" \
-	    -p User=byk -p Group=byk -- "$TOOLS/opty-steal" "$1" "$2" \
-	    > "$tmp/steal" 2>&1 < /dev/null
+	timeout 60 systemd-run --quiet --wait --pipe --unit="$THIEF_UNIT" \
+	    -p RuntimeMaxSec=30 -p User=byk -p Group=byk -- \
+	    "$TOOLS/opty-steal" "$1" "$2" > "$tmp/steal" 2>&1 < /dev/null ||
+	    echo "(the thief's unit: exit $?)" >> "$tmp/steal"
 }
 
+# probe_wait: the probe's systemd-run --wait, 150 s at most; then what
+# systemd says of its unit.
+probe_wait() {
+	n=0
+	while kill -0 "$probe_job" 2>/dev/null && [ $n -lt 1500 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+	if kill -0 "$probe_job" 2>/dev/null; then
+		fail "systemd-run --wait of the probe did not return in 150 s"
+		systemctl status --no-pager "$CLIENT_UNIT" 2>&1 | sed 's/^/  /'
+		kill "$probe_job"
+	fi
+	wait "$probe_job"
+}
+
+# Every unit here has a time bound of its own (a run takes seconds): a
+# probe that waits for what never comes is stopped, and its report says
+# what it waited for.
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 systemd-run --quiet --wait --unit="$CLIENT_UNIT" -p Type=exec \
-    -p User=byk -p Group=byk \
+    -p RuntimeMaxSec=120 -p TimeoutStopSec=10 -p User=byk -p Group=byk \
     -p StandardOutput="file:$tmp/probe.out" \
     -p StandardError="file:$tmp/probe.err" -- \
     "$PROBE" run --cwd "$WORK" --fdtable "$FDT" --records "$FDT_DIR/rec" \
@@ -116,7 +136,8 @@ maxfd() { tr ' ' '\n' < "$1" | sed 1d | sort -n | tail -n 1; }
 
 	echo "== positive control: the same SEA from a readable file (dumpable)"
 	systemctl reset-failed "$CONTROL_UNIT" 2>/dev/null
-	systemd-run --quiet --unit="$CONTROL_UNIT" -p Type=exec -p User=byk \
+	systemd-run --quiet --unit="$CONTROL_UNIT" -p Type=exec \
+	    -p RuntimeMaxSec=120 -p User=byk \
 	    -p Group=byk -- "$PROBE_SRC" hold --cwd "$WORK" \
 	    --ready "$FDT_DIR/sync/control"
 	if wait_file "$FDT_DIR/sync/control" "$CONTROL_UNIT"; then
@@ -133,12 +154,18 @@ maxfd() { tr ' ' '\n' < "$1" | sed 1d | sort -n | tail -n 1; }
 	systemctl stop "$CONTROL_UNIT"
 
 	touch "$FDT_DIR/sync/go"
-	wait "$probe_job"
+	probe_wait
 	prc=$?
 	echo "== the probe's own report (exit $prc)"
 	cat "$tmp/probe.out"
 	[ -s "$tmp/probe.err" ] && sed 's/^/  stderr: /' "$tmp/probe.err"
 	check "the probe passed (exit $prc)" test "$prc" = 0
+	if [ "$prc" != 0 ]; then
+		echo "  the supervisor's and the sessions' journal meanwhile:"
+		journalctl --after-cursor "$cur" --no-pager -o short-monotonic \
+		    -u "$SUP" -u 'opencode-pty-*' -u "$CLIENT_UNIT" |
+		    tail -n 60 | sed 's/^/  /'
+	fi
 	check "it ran as a single executable application" \
 	    grep -q '; single executable application: yes$' "$tmp/probe.out"
 	got=$(sed -n 's/^node \(v[^ ]*\) .*/\1/p' "$tmp/probe.out")

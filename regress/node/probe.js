@@ -120,6 +120,22 @@ class Probe {
 		const st = fs.statSync(o.cwd, { bigint: true });
 		this.dir = { dev: devName(st.dev), ino: String(st.ino) };
 		this.sessionSockets = new Set();
+		this.sessions = [];
+		this.step = 'starting';
+	}
+
+	// What the probe waits for now, for the report of a probe stopped by
+	// its unit's time bound.
+	waitingFor(step) {
+		this.step = step;
+	}
+
+	stopped(sig) {
+		this.check(false, `stopped by ${sig} while waiting for ` +
+		    `${this.step}`);
+		for (const s of this.sessions)
+			this.line(`  session ${s.name}: output so far ` +
+			    `${JSON.stringify(s.out())}`);
 	}
 
 	line(s) {
@@ -168,7 +184,9 @@ class Probe {
 			    `${ev.error ? ev.error.message : ev.exitCode}`)));
 		});
 		const exit = new Promise((resolve) => p.onExit(resolve));
-		return { name, p, fd, ino, live, exit };
+		const s = { name, p, fd, ino, live, exit, out: () => out };
+		this.sessions.push(s);
+		return s;
 	}
 
 	checkHelper(s, before) {
@@ -283,10 +301,12 @@ class Probe {
 		    `uid ${process.getuid()}; cwd for sessions ${this.o.cwd}`);
 		this.line(`helper ${pty.HELPER_PATH}; socket ${SOCKET}`);
 
+		this.waitingFor(`${this.o.start}`);
 		while (!fs.existsSync(this.o.start))
 			await new Promise((r) => setTimeout(r, 20));
 		let before = this.records();
 		const a = this.session('A');
+		this.waitingFor('session A\'s first output');
 		await a.live;
 		this.checkHelper(a, before);
 		this.control(a);
@@ -303,8 +323,10 @@ class Probe {
 		    mine.some((e) => this.isDir(e)), 'the children above were ' +
 		    'started while this process held session B\'s socket and ' +
 		    'the directory');
+		this.waitingFor('session B\'s first output');
 		await b.live;
 		this.checkHelper(b, before);
+		this.waitingFor('the children\'s tables');
 		const idle = await this.children('two sessions live');
 		for (const [n, s] of [...await during, ...idle])
 			this.checkChild(n, s);
@@ -312,12 +334,14 @@ class Probe {
 		// Both sessions stay live while the script outside tries to take
 		// them from an unrelated byk process.
 		fs.writeFileSync(this.o.ready, `${process.pid} ${a.fd} ${b.fd}\n`);
+		this.waitingFor(`${this.o.go}`);
 		while (!fs.existsSync(this.o.go))
 			await new Promise((r) => setTimeout(r, 50));
 
 		for (const s of [a, b])
 			s.p.write('\x04');
 		for (const s of [a, b]) {
+			this.waitingFor(`session ${s.name}'s end`);
 			const ev = await s.exit;
 			this.check(ev.exitCode === 0 && ev.result === 'success',
 			    `session ${s.name} served by the SEA ended: exit ` +
@@ -355,7 +379,12 @@ function main() {
 		throw new Error('usage: run --cwd DIR --fdtable PATH --records DIR ' +
 		    '--start FILE --ready FILE --go FILE | hold --cwd DIR ' +
 		    '--ready FILE');
-	new Probe(o).run().then((rc) => process.exit(rc),
+	const probe = new Probe(o);
+	process.on('SIGTERM', () => {
+		probe.stopped('SIGTERM');
+		process.exit(1);
+	});
+	probe.run().then((rc) => process.exit(rc),
 	    (e) => {
 		process.stdout.write(`FAIL: ${e.stack || e}\n`);
 		process.exitCode = 1;
