@@ -48,6 +48,18 @@ if [ -z "$scripts" ]; then
 	exit 1
 fi
 
+# it_timed_out SCRIPT: what ran on in the test bed when a script was
+# stopped at its time bound (its own units outlive it), and the
+# journal's last lines, so that a hang says where it was.
+it_timed_out() {
+	echo "-- $1: timed out after ${IT_TIMEOUT}s; units still active" \
+	    "and the journal's last lines:"
+	harness_exec sh -c 'systemctl list-units --no-legend --plain \
+	    "opencode-*" "opty-*" | cut -c1-100
+	    journalctl --no-pager -n 15 -o short-monotonic | cut -c1-160' 2>&1 |
+	    sed 's/^/   /'
+}
+
 harness_trap
 harness_start || exit 1
 harness_install || exit 1
@@ -68,7 +80,7 @@ for f in $scripts; do
 		echo "-- $f: ok (${ms} ms)"
 		passed=$((passed + 1))
 	else
-		[ $rc = 124 ] && echo "-- $f: timed out after ${IT_TIMEOUT}s"
+		[ $rc = 124 ] && it_timed_out "$f"
 		echo "-- $f: FAILED (exit $rc, ${ms} ms)"
 		failed=$((failed + 1))
 		failures="$failures ${f##*/}"
