@@ -21,6 +21,8 @@ const SOCKET_PATH = '/run/opencode-pty/supervisor.sock';
 const HELPER_PATH = '/usr/local/libexec/opencode-pty-client';
 const STDERR_MAX = 4096;
 const HELPER_GRACE_MS = 500;	// see _helperDone
+// The helper's refusal of a descriptor it should not have (exit 1).
+const HELPER_EXTRA_FD = /^opencode-pty-client: descriptor \d+ is open: /m;
 
 // An error frame from the supervisor: name and code of PROTOCOL.md.
 class SupervisorError extends Error {
@@ -141,6 +143,7 @@ class Pty {
 		this._stderr = '';
 		this._helperError = null;	// reported unless a refusal comes
 		this._graceTimer = undefined;
+		this._helperRuns = 0;
 		this._helperPath = o.helperPath || HELPER_PATH;
 		this._args = helperArgs(argv, o);
 		// Throws on a missing or unreadable directory: nothing is open yet.
@@ -176,6 +179,8 @@ class Pty {
 			return;
 		}
 		let child;
+		this._helperRuns++;
+		this._stderr = '';
 		try {
 			child = childProcess.spawn(this._helperPath, this._args, {
 				stdio: ['ignore', 'ignore', 'pipe', fd, this._dirFd],
@@ -185,8 +190,6 @@ class Pty {
 			this._fail(new PtyError('EHELPER',
 			    `cannot run the helper: ${e.message}`, { cause: e }));
 			return;
-		} finally {
-			this._closeDir();
 		}
 		child.stderr.setEncoding('utf8');
 		child.stderr.on('data', (s) => {
@@ -207,6 +210,9 @@ class Pty {
 	 * to deliver it before the helper's failure is reported.
 	 */
 	_helperDone(status, sig) {
+		if (this._retryHelper(status))
+			return;
+		this._closeDir();
 		if (status !== 0) {
 			const why = sig ? `killed by ${sig}` : `exit ${status}`;
 			const err = new PtyError('EHELPER', `helper failed (${why}): ` +
@@ -225,6 +231,22 @@ class Pty {
 		this._queue = [];
 		for (const b of q)
 			this._send(b);
+	}
+
+	/*
+	 * A descriptor without close-on-exec that another thread of this
+	 * process had open for a moment (a worker's spawn, a native addon)
+	 * can reach the helper spawned at that moment; the helper then
+	 * refuses before it sends anything.  The helper is run once more; a
+	 * descriptor that stays (an inherited one) is refused again, and
+	 * that is the error.
+	 */
+	_retryHelper(status) {
+		if (status !== 1 || this._helperRuns !== 1 || this._ended ||
+		    this._sock.destroyed || !HELPER_EXTRA_FD.test(this._stderr))
+			return false;
+		this._spawnHelper();
+		return true;
 	}
 
 	// Frames from this side wait until the helper has sent the start

@@ -309,6 +309,55 @@ test('a refusal after the helper failed is the error reported', TMO,
 	s.close();
 });
 
+/*
+ * A helper refused for a descriptor it should not have is run once
+ * more (docs/NODE.md): a forged helper refuses as the real one does the
+ * first time, then runs the real helper.  One that refuses every time
+ * is the EHELPER error after exactly two runs.
+ */
+function refusingHelper(dir, times) {
+	const helper = path.join(dir, `refusing-helper-${times}`);
+	fs.writeFileSync(helper, '#!/bin/sh\n' +
+	    'echo run >> "$0.runs"\n' +
+	    `if [ "$(wc -l < "$0.runs")" -le ${times} ]; then\n` +
+	    '\techo "opencode-pty-client: descriptor 39 is open: only ' +
+	    'descriptors 0-4 may be inherited" >&2\n\texit 1\nfi\n' +
+	    `exec '${HELPER}' "$@"\n`, { mode: 0o755 });
+	return helper;
+}
+
+function helperRuns(helper) {
+	return fs.readFileSync(`${helper}.runs`, 'utf8').split('\n')
+	    .filter(Boolean).length;
+}
+
+test('a helper refused for an extra descriptor is run once more', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const helper = refusingHelper(s.dir, 1);
+	const p = open(s, ['true'], { helperPath: helper });
+	await s.until(() => s.frames.some((f) => f.type === T.START));
+	assert.equal(helperRuns(helper), 2);
+	s.send({ type: T.EXIT, result: 'success', code: 1, status: 0 });
+	const ev = await exited(p);
+	assert.equal(ev.exitCode, 0);
+	s.close();
+});
+
+test('a helper refused twice for an extra descriptor is EHELPER', TMO,
+    async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const helper = refusingHelper(s.dir, 2);
+	const ev = await exited(open(s, ['true'], { helperPath: helper }));
+	assert.equal(ev.error.name, 'EHELPER');
+	assert.match(ev.error.message, /descriptor 39 is open/);
+	assert.equal(helperRuns(helper), 2);
+	assert.equal(s.frames.length, 0);
+	s.close();
+});
+
 test('bad options throw before anything is opened', () => {
 	const o = { cwd: os.tmpdir(), socketPath: '/nonexistent' };
 	assert.throws(() => pty.spawn([], o), TypeError);
