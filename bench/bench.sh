@@ -12,6 +12,8 @@
 #	BENCH_WINDOW=5	(see inner.sh)
 #	BENCH_ONLY=node	(make bench-node: the Node comparison alone,
 #			bench/nodebench.sh; docs/BENCHMARKS.md untouched)
+#	BENCH_ONLY=input (make bench-input: the input paths alone,
+#			bench/report-input.sh; docs/BENCHMARKS.md untouched)
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -58,6 +60,15 @@ if [ "${BENCH_ONLY:-}" = node ]; then
 	sh bench/report-node.sh "$OUT" > "$OUT/results.md" || exit 1
 	echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)" \
 	    "(make bench-node)." >> "$OUT/results.md"
+	cat "$OUT/results.md"
+	exit 0
+fi
+if [ "${BENCH_ONLY:-}" = input ]; then
+	# Not a full run: the table is printed, docs/BENCHMARKS.md is left
+	# alone.
+	sh bench/report-input.sh "$OUT" > "$OUT/results.md" || exit 1
+	echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)" \
+	    "(make bench-input)." >> "$OUT/results.md"
 	cat "$OUT/results.md"
 	exit 0
 fi

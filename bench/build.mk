@@ -35,7 +35,7 @@ $(BENCH_OLD_STAMP):
 	$(MAKE) -C $(BENCH_OLD)/src BUILD=$(BENCH_OLD) all
 	touch $@
 
-.PHONY: bench bench-node
+.PHONY: bench bench-node bench-input
 bench: all tools $(BENCH_OLD_STAMP)
 	sh bench/bench.sh
 
@@ -43,3 +43,9 @@ bench: all tools $(BENCH_OLD_STAMP)
 # supervisor, bench/nodebench.sh), without the previous build.
 bench-node: all tools
 	BENCH_ONLY=node sh bench/bench.sh
+
+# The input paths alone, in turns (bench/inner.sh, BENCH_ONLY=input):
+# the supervisor, the bare call with and without the mount sandbox, and
+# systemd-run --pty without and with a mount namespace of its own.
+bench-input: all tools
+	BENCH_ONLY=input sh bench/bench.sh

@@ -55,13 +55,44 @@ benchc() {
 	    "$BENCHC" -d "$WORK" "$@" < /dev/null
 }
 benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
+benchexec() { "$TOOLS/opty-benchexec" "$@"; }
+
+# BENCH_ONLY=input (make bench-input): the input paths alone, in turns,
+# with the bare path also without its mount sandbox (-M), to tell what
+# the unit's sandbox costs input from what the supervisor does.
+if [ "${BENCH_ONLY:-}" = input ]; then
+	sup_start || { log "supervisor did not start"; exit 1; }
+	echo "CONF runs=$RUNS in_mib=$IN_MIB" > "$OUT/env.txt"
+	echo "NPROC $(nproc)" >> "$OUT/env.txt"
+	echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
+	log "input throughput: $RUNS x 5 paths, ${IN_MIB} MiB in raw mode"
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+		    sed -n "s/^J /sup $r /p" >> "$OUT/input.txt"
+		benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+		    sed "s/^U /bare $r /" >> "$OUT/input.txt"
+		benchunit -M -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+		    sed "s/^U /nomount $r /" >> "$OUT/input.txt"
+		# shellcheck disable=SC2086
+		benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait -- /bin/sh -c \
+		    "$IN_CMD" | sed "s/^X /sdpty $r /" >> "$OUT/input.txt"
+		# shellcheck disable=SC2086
+		benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait \
+		    -p NoNewPrivileges=yes -p PrivateTmp=yes -- /bin/sh -c \
+		    "$IN_CMD" | sed "s/^X /sdptyns $r /" >> "$OUT/input.txt"
+		r=$((r + 1))
+	done
+	sup_stop
+	log "done"
+	exit 0
+fi
 # The old script path: the launcher of the last build before the
 # terminal moved to the parent (bench/build.mk), with a socketpair.
 OLD_LAUNCHER=/usr/local/libexec/opty-bench-script/opencode-pty-launcher
 install -D -o root -g root -m 0755 "$BUILD/bench-old/bin/opencode-pty-launcher" \
     "$OLD_LAUNCHER" || { log "cannot install $OLD_LAUNCHER"; exit 1; }
 benchscript() { benchunit -s "$OLD_LAUNCHER" "$@"; }
-benchexec() { "$TOOLS/opty-benchexec" "$@"; }
 
 sup_pids() {
 	PARENT=$(systemctl show -P MainPID "$SUP")
@@ -139,6 +170,18 @@ echo "CONF runs=$RUNS tput_mib=$TPUT_MIB in_mib=$IN_MIB lat_n=$LAT_N" \
     "load_n=$LOAD_N load_settle_ms=$LOAD_SETTLE_MS tail_n=$TAIL_N" \
     "window=$WINDOW" >> "$OUT/env.txt"
 mem idle-start
+
+# This build through the previous build's memory steps above (5
+# sessions, then 16 at full output, then idle), so that the two builds
+# are compared after the same work; the later figures come after
+# thousands of sessions, which the previous build is not put through.
+log "memory of this build, the previous build's steps"
+benchc -n 5 -- /bin/echo x > /dev/null
+( sleep $((WINDOW / 2 + 2)); mem new-16-sessions ) &
+benchc -n 0 -L 16 -l "$TPUT_CMD" -T "$WINDOW" > /dev/null
+wait
+wait_no_units 30 || log "session units left after this build's memory steps"
+mem new-idle-end
 
 log "warm-up"
 benchc -n 5 -- /bin/echo x > /dev/null

@@ -200,16 +200,23 @@ echo "* Relay RSS unchanged or lower: $(verdict "$t8") (VmRSS idle" \
 op_idle=$(mem_at old-idle-start 3); or_idle=$(mem_at old-idle-start 5)
 op_16=$(mem_at old-16-sessions 3); or_16=$(mem_at old-16-sessions 5)
 op_peak=$(mem_at old-idle-end 4); or_peak=$(mem_at old-idle-end 6)
-if [ -n "$op_idle" ]; then
-	t9=$(( $(le "$p_idle" "$op_idle") & $(le "$p_16" "$op_16") ))
-	t10=$(( $(le "$r_idle" "$or_idle") & $(le "$r_16" "$or_16") ))
+# This build after the same steps (new-*, right after its start).
+np_16=$(mem_at new-16-sessions 3); nr_16=$(mem_at new-16-sessions 5)
+np_peak=$(mem_at new-idle-end 4); nr_peak=$(mem_at new-idle-end 6)
+if [ -n "$op_idle" ] && [ -n "$np_16" ]; then
+	t9=$(( $(le "$p_idle" "$op_idle") & $(le "$np_16" "$op_16") &
+	    $(le "$np_peak" "$op_peak") ))
+	t10=$(( $(le "$r_idle" "$or_idle") & $(le "$nr_16" "$or_16") &
+	    $(le "$nr_peak" "$or_peak") ))
 	echo "* The same two against the previous build installed and" \
-	    "measured in this run (same kernel; idle, then 16 sessions at" \
-	    "full output): parent $(verdict "$t9") (idle $op_idle ->" \
-	    "$p_idle KiB, 16 sessions $op_16 -> $p_16 KiB, VmHWM after" \
-	    "its 16 sessions $op_peak); relay $(verdict "$t10") (idle" \
-	    "$or_idle -> $r_idle KiB, 16 sessions $or_16 -> $r_16 KiB," \
-	    "VmHWM after its 16 sessions $or_peak)."
+	    "measured in this run, both builds through the same steps" \
+	    "(same kernel; idle, 5 sessions, then 16 sessions at full" \
+	    "output, then idle): parent $(verdict "$t9") (idle $op_idle" \
+	    "-> $p_idle KiB, 16 sessions $op_16 -> $np_16 KiB, VmHWM" \
+	    "after the 16 sessions $op_peak -> $np_peak KiB); relay" \
+	    "$(verdict "$t10") (idle $or_idle -> $r_idle KiB, 16 sessions" \
+	    "$or_16 -> $nr_16 KiB, VmHWM after the 16 sessions $or_peak" \
+	    "-> $nr_peak KiB)."
 fi
 
 echo
