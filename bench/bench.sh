@@ -23,6 +23,10 @@
 HARNESS_SELF=$REPO/regress/harness.sh
 
 cd "$REPO" || exit 1
+case ${BENCH_ONLY:-} in
+""|node|input) ;;
+*)	echo "bench: BENCH_ONLY=$BENCH_ONLY: only node or input" >&2; exit 1 ;;
+esac
 OUT=$BUILD/bench
 rm -rf "$OUT"
 mkdir -p "$OUT" || exit 1
@@ -54,21 +58,12 @@ if [ $rc != 0 ]; then
 	echo "bench: the benchmark driver failed (exit $rc)" >&2
 	exit 1
 fi
-if [ "${BENCH_ONLY:-}" = node ]; then
-	# Not a full run: the table is printed, docs/BENCHMARKS.md is left
+if [ -n "${BENCH_ONLY:-}" ]; then
+	# Not a full run: its table is printed, docs/BENCHMARKS.md is left
 	# alone.
-	sh bench/report-node.sh "$OUT" > "$OUT/results.md" || exit 1
+	sh "bench/report-$BENCH_ONLY.sh" "$OUT" > "$OUT/results.md" || exit 1
 	echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)" \
-	    "(make bench-node)." >> "$OUT/results.md"
-	cat "$OUT/results.md"
-	exit 0
-fi
-if [ "${BENCH_ONLY:-}" = input ]; then
-	# Not a full run: the table is printed, docs/BENCHMARKS.md is left
-	# alone.
-	sh bench/report-input.sh "$OUT" > "$OUT/results.md" || exit 1
-	echo "Measured in $((t1 - t0)) s on $(date -u +%Y-%m-%d)" \
-	    "(make bench-input)." >> "$OUT/results.md"
+	    "(make bench-$BENCH_ONLY)." >> "$OUT/results.md"
 	cat "$OUT/results.md"
 	exit 0
 fi

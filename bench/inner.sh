@@ -57,6 +57,35 @@ benchc() {
 benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
 benchexec() { "$TOOLS/opty-benchexec" "$@"; }
 
+# input_run RUN PATH...: one input run of each PATH into input.txt, in
+# the order given.  sup: the supervisor; script: the old script path;
+# bare: the bare call; nomount: the bare call without the mount sandbox;
+# sdpty: systemd-run --pty; sdptyns: the same with a mount namespace.
+input_run() {
+	_r=$1
+	shift
+	for _p in "$@"; do
+		case $_p in
+		sup)	benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+			    sed -n "s/^J /sup $_r /p" ;;
+		script)	benchscript -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+			    sed "s/^U /script $_r /" ;;
+		bare)	benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+			    sed "s/^U /bare $_r /" ;;
+		nomount) benchunit -M -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
+			    sed "s/^U /nomount $_r /" ;;
+		# shellcheck disable=SC2086
+		sdpty)	benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait -- \
+			    /bin/sh -c "$IN_CMD" | sed "s/^X /sdpty $_r /" ;;
+		# shellcheck disable=SC2086
+		sdptyns) benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait \
+			    -p NoNewPrivileges=yes -p PrivateTmp=yes -- \
+			    /bin/sh -c "$IN_CMD" | sed "s/^X /sdptyns $_r /" ;;
+		*)	log "input_run: unknown path $_p"; return 1 ;;
+		esac >> "$OUT/input.txt"
+	done
+}
+
 # BENCH_ONLY=input (make bench-input): the input paths alone, in turns,
 # with the bare path also without its mount sandbox (-M), to tell what
 # the unit's sandbox costs input from what the supervisor does.
@@ -68,19 +97,7 @@ if [ "${BENCH_ONLY:-}" = input ]; then
 	log "input throughput: $RUNS x 5 paths, ${IN_MIB} MiB in raw mode"
 	r=0
 	while [ $r -lt "$RUNS" ]; do
-		benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-		    sed -n "s/^J /sup $r /p" >> "$OUT/input.txt"
-		benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-		    sed "s/^U /bare $r /" >> "$OUT/input.txt"
-		benchunit -M -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-		    sed "s/^U /nomount $r /" >> "$OUT/input.txt"
-		# shellcheck disable=SC2086
-		benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait -- /bin/sh -c \
-		    "$IN_CMD" | sed "s/^X /sdpty $r /" >> "$OUT/input.txt"
-		# shellcheck disable=SC2086
-		benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait \
-		    -p NoNewPrivileges=yes -p PrivateTmp=yes -- /bin/sh -c \
-		    "$IN_CMD" | sed "s/^X /sdptyns $r /" >> "$OUT/input.txt"
+		input_run "$r" sup bare nomount sdpty sdptyns
 		r=$((r + 1))
 	done
 	sup_stop
@@ -226,15 +243,7 @@ done
 log "input throughput: $RUNS x 4 paths, ${IN_MIB} MiB in raw mode"
 r=0
 while [ $r -lt "$RUNS" ]; do
-	benchc -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-	    sed -n "s/^J /sup $r /p" >> "$OUT/input.txt"
-	benchscript -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-	    sed "s/^U /script $r /" >> "$OUT/input.txt"
-	benchunit -i "$IN_BYTES" -- /bin/sh -c "$IN_CMD" |
-	    sed "s/^U /bare $r /" >> "$OUT/input.txt"
-	# shellcheck disable=SC2086
-	benchexec -i "$IN_BYTES" -- $SDRUN --pty --wait -- /bin/sh -c \
-	    "$IN_CMD" | sed "s/^X /sdpty $r /" >> "$OUT/input.txt"
+	input_run "$r" sup script bare sdpty
 	r=$((r + 1))
 done
 
