@@ -4,7 +4,8 @@
 # sysusers files) can be changed by root alone: every one of them and
 # every directory on the way to them from / is owned by uid 0, writable
 # by neither group nor others (so not by byk), and not a symbolic link.
-# Binaries must be regular root:root 0755 files, configuration regular
+# Binaries must be regular root:root 0755 files (the client helper 0711:
+# unreadable, so that it runs non-dumpable), configuration regular
 # root:root 0644 files.  Reads only; prints every offending path and
 # exits 1 if there is one.
 #
@@ -136,13 +137,22 @@ case $libexec in
 esac
 libexec=${libexec%/}
 
+# prog_mode NAME: the exact mode NAME must have.
+prog_mode()
+{
+	case $1 in
+	opencode-pty-client) echo 711 ;;
+	*) echo 755 ;;
+	esac
+}
+
 check_dirs "$libexec"
 n=0
 for p in "$@"; do
 	case $p in
 	*/*|''|.|..) echo "$prog: bad program name '$p'" >&2; exit 2 ;;
 	esac
-	check_file "$libexec/$p" 755
+	check_file "$libexec/$p" "$(prog_mode "$p")"
 	n=$((n + 1))
 done
 # A stale opencode-pty binary from an earlier install is as dangerous as
@@ -153,7 +163,7 @@ for f in "$libexec"/opencode-pty-*; do
 	*" ${f##*/} "*) continue ;;
 	esac
 	echo "$prog: note: $f is not a current program; checking it too" >&2
-	check_file "$f" 755
+	check_file "$f" "$(prog_mode "${f##*/}")"
 	n=$((n + 1))
 done
 for f in $confs; do

@@ -10,6 +10,8 @@
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <sys/prctl.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +40,14 @@ main(int argc, char *argv[])
 	char			err[CLIENT_ERRLEN];
 	int			len;
 
+	/*
+	 * fd 3 is an authenticated connection to the supervisor: no other
+	 * process of byk may take it (pidfd_getfd, ptrace, /proc/PID/fd).
+	 * Installed 0711, the kernel already made this process
+	 * non-dumpable at execve; this covers a readable copy too.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		die(CLIENT_EXIT_SANDBOX, "prctl(PR_SET_DUMPABLE)");
 	/* Before anything else, including reading argv. */
 	if (fd_check_all(&dir, err, sizeof(err)) == -1)
 		die(CLIENT_EXIT_FDS, err);

@@ -132,7 +132,12 @@ def audit(trace, label):
           label + ": trace ends in exit_group")
     # main()'s first system call; what precedes it is glibc's start-up.
     main = next((i for i, l in enumerate(lines)
-                 if "RLIMIT_NOFILE" in l), len(lines))
+                 if l.startswith("prctl(PR_SET_DUMPABLE")), len(lines))
+    check(main < len(lines) and lines[main].endswith("= 0") and
+          re.match(r"prctl\(PR_SET_DUMPABLE, (0|SUID_DUMP_DISABLE)\b",
+                   lines[main]) is not None and
+          not any(l.startswith("prctl(") for l in lines[1:main]),
+          label + ": main() starts by making the process non-dumpable")
     bad = []
     for i, l in enumerate(lines[1:], 1):
         if i < main and l.startswith('readlink("/proc/self/exe",'):
