@@ -355,6 +355,31 @@ auth_read_done(struct dbusd_req *req, void *arg)
  * relay's copy is the only one, so the client sees its end as soon as
  * the relay closes it.  The peer's pidfd is kept for the start.
  */
+/*
+ * One connection, one slot: the relay hands over the socket it
+ * accepted, and a relay that hands the same socket (by SO_COOKIE, which
+ * no dup or SCM_RIGHTS changes) to a second slot while the first still
+ * holds it breaks the protocol.  Fail closed, like any relay violation.
+ */
+static void
+conn_once(struct session *s, int conn)
+{
+	uint64_t	 cookie;
+	socklen_t	 len = sizeof(cookie);
+	int		 i;
+
+	if (getsockopt(conn, SOL_SOCKET, SO_COOKIE, &cookie, &len) == -1 ||
+	    len != sizeof(cookie) || cookie == 0)
+		fatal("relay: SO_COOKIE of session %u's connection", s->sid);
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		if (&parent->sessions[i] != s &&
+		    parent->sessions[i].state != SS_FREE &&
+		    parent->sessions[i].conn_cookie == cookie)
+			fatalx("relay: connection admitted twice (sessions %u "
+			    "and %u)", parent->sessions[i].sid, s->sid);
+	s->conn_cookie = cookie;
+}
+
 void
 auth_begin(struct session *s, int conn)
 {
@@ -362,6 +387,7 @@ auth_begin(struct session *s, int conn)
 	int		 code;
 
 	s->auth_pid = 0;
+	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
 	close(conn);
 	if (code != 0) {

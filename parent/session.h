@@ -83,6 +83,8 @@ struct session {
 	int			 auth_counted;	/* holds an admission read */
 	/* the peer being authenticated */
 	pid_t			 auth_pid;
+	/* SO_COOKIE of the connection the relay handed over for it */
+	uint64_t		 conn_cookie;
 	struct client_ident	 auth_id;	/* its admission read */
 	/* signal.c: one KillUnit in flight, the rest queued. */
 	struct dbusd_req	*kill_req;

@@ -28,7 +28,7 @@ install -o root -g root -m 0755 "$TOOLS/opty-supervisor-forgedrelay" "$SUPBIN"
 # The readiness marker names the supervisor installed now.
 marker_make || { echo "FAIL: cannot write the readiness marker"; exit 1; }
 
-# scenario NAME REASON [needs-client]
+# scenario NAME REASON [needs-client [CONNECTIONS]]
 scenario() {
 	name=$1 reason=$2
 	rm -f "$SCEN" "$SCEN.done"
@@ -46,9 +46,10 @@ scenario() {
 			sleep 0.1; n=$((n + 1))
 		done
 		systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
+		# -P: that many connections from the one MainPID.
 		systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec \
 		    -p User=byk -p Group=byk -- "$NODESIM" \
-		    -d "$WORK" -w /nonexistent -- /bin/true
+		    -d "$WORK" -w /nonexistent ${4:+-P "$4"} -- /bin/true
 	fi
 	n=0
 	while [ ! -e "$SCEN.done" ] || systemctl is-active -q "$SUP"; do
@@ -124,7 +125,11 @@ scenario shutdown-done-early "SHUTDOWN_DONE without a shutdown"
 scenario shutdown-done-sid "session id out of range"
 # Not a violation by itself: the parent holds the relay to 16 sessions
 # (ERR_BUSY = 3); the scenario then ends with a CLOSE_REQ on a FREE slot.
-scenario session-cap "session-cap: 16 admitted, the next denied with code 3" client
+scenario session-cap "session-cap: 16 admitted, the next denied with code 3" \
+    client 17
+# A relay may not hand one connection (one SO_COOKIE) to two slots.
+scenario admit-twice "relay: connection admitted twice (sessions 2 and 3)" \
+    client
 
 restore
 rm -f "$SCEN" "$SCEN.done"

@@ -123,10 +123,11 @@ admit_real_client(uint32_t sid)
 }
 
 /*
- * The relay's cap of 16 sessions is not trusted: the same real client's
- * connection, handed over in 17 slots, is admitted 16 times and the 17th
- * is denied ERR_BUSY.  Then a table violation ends the parent, so the
- * test sees both the verdict (our line) and the usual fail-closed exit.
+ * The relay's cap of 16 sessions is not trusted: 17 connections of the
+ * same real client, handed over in 17 slots, are admitted 16 times and
+ * the 17th is denied ERR_BUSY.  Then a table violation ends the parent,
+ * so the test sees both the verdict (our line) and the usual fail-closed
+ * exit.
  */
 static void
 session_cap(void)
@@ -135,14 +136,12 @@ session_cap(void)
 	struct imsg_code	 c;
 	struct imsg_close	 cl;
 	uint32_t		 sid;
-	int			 conn, d;
+	int			 conn;
 
-	conn = accept_real_client();
 	for (sid = 0; sid <= OPTY_MAX_SESSIONS; sid++) {
-		if ((d = fcntl(conn, F_DUPFD_CLOEXEC, 0)) == -1)
-			die("dup");
-		raw_send(IMSG_AUTH_REQ, 0, sid, NULL, 0, &d, 1);
-		close(d);
+		conn = accept_real_client();
+		raw_send(IMSG_AUTH_REQ, 0, sid, NULL, 0, &conn, 1);
+		close(conn);
 		if (sid < OPTY_MAX_SESSIONS) {
 			(void)wait_reply(IMSG_AUTH_OK);
 			continue;
@@ -337,6 +336,13 @@ scenario(const char *name)
 		raw_send(IMSG_START_REQ, n, 7, buf, n, &fd, 1);
 	} else if (strcmp(name, "session-cap") == 0)
 		session_cap();
+	else if (strcmp(name, "admit-twice") == 0) {
+		/* One connection, admitted, then handed to a second slot. */
+		fd = accept_real_client();
+		raw_send(IMSG_AUTH_REQ, 0, 2, NULL, 0, &fd, 1);
+		(void)wait_reply(IMSG_AUTH_OK);
+		raw_send(IMSG_AUTH_REQ, 0, 3, NULL, 0, &fd, 1);
+	}
 	else if (!scenario_tty(name)) {
 		dprintf(2, "forged-relay: unknown scenario %s\n", name);
 		exit(2);
