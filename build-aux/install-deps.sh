@@ -5,7 +5,8 @@
 # package here: build-aux/node.sh fetches the exact release (npm
 # registry binary package) with curl; libatomic1 and libstdc++6 are
 # what that binary links against.  python3 and g++ are node-gyp's, for
-# make bench's node-pty (build-aux/node-pty.sh).
+# make bench's node-pty (build-aux/node-pty.sh).  tmux and vim-tiny run
+# inside a session in regress/it/79-programs.sh.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -15,7 +16,8 @@ PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
-valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++"
+valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++
+tmux vim-tiny"
 
 missing=""
 for p in $PKGS; do

@@ -127,6 +127,10 @@ harness_inner()
 	# (which it refuses with EPERM inside the container's services).
 	scf="pidfd_getfd landlock_create_ruleset landlock_add_rule"
 	scf="$scf landlock_restrict_self"
+	# Nor the keyring calls, which 78-sameuid.sh's control needs (a
+	# byk service outside the session keeps a key; a session must not
+	# read it).
+	scf="$scf add_key keyctl"
 	# shellcheck disable=SC2086
 	exec systemd-nspawn -q -D "$state/root" --volatile=overlay -b \
 	    --register=no --keep-unit -M "$name" --private-network \

@@ -9,6 +9,13 @@
  *	opty-escape [-w file] -f opsfile	run each operation line
  *	opty-escape listen path			fake daemon (root)
  *	opty-escape abi				print the Landlock ABI
+ *	opty-escape addkey desc			add a byk-readable "user" key
+ *						to the user keyring, print its
+ *						serial
+ *	opty-escape mkipc key name		SysV shm and msg queue KEY and
+ *						POSIX mqueue /NAME, mode 0600
+ *	opty-escape rmipc key name		remove them again
+ *	opty-escape revokekey serial		revoke the key addkey made
  *
  * Operations, one a line, words separated by single spaces:
  *	connect PATH		connect(2) a stream UNIX socket to PATH
@@ -17,6 +24,27 @@
  *	ptrace PID		PTRACE_ATTACH, wait for the stop, detach
  *	vmread PID ADDR		process_vm_readv of 8 bytes at hex ADDR
  *	kill PID SIG		kill(2)
+ * and for regress/it/78-sameuid.sh, each one harmless: it reads a
+ * value and writes the same value back (or only opens, or only asks):
+ *	prlimit PID		prlimit64 RLIMIT_NOFILE, read then set
+ *	getprio WHICH WHO	getpriority (WHICH: process, pgrp, user)
+ *	setprio WHICH WHO	getpriority, then setpriority to that
+ *	setaffinity PID		sched_getaffinity, then set that mask
+ *	setsched PID		sched_setscheduler with the current policy
+ *	setattr PID		sched_getattr, then sched_setattr
+ *	ioprio PID		ioprio_get, then ioprio_set to that
+ *	migrate PID		migrate_pages from node 0 to node 0
+ *	movepages PID ADDR	move_pages asking the node of ADDR's page
+ *	madvise PID ADDR	process_madvise MADV_COLD on ADDR's page
+ *	kcmp PID		kcmp KCMP_VM of this process and PID
+ *	keyread SERIAL		keyctl KEYCTL_READ
+ *	unshare-user		unshare(CLONE_NEWUSER) in a child
+ *	read PATH		open and read one byte
+ *	openw PATH		open O_WRONLY and close without writing
+ *	write PATH VALUE	open O_WRONLY and write VALUE
+ *	shmat KEY		shmget the existing KEY, shmat, shmdt
+ *	msgq KEY		msgget the existing KEY, IPC_STAT
+ *	mqopen NAME		mq_open the existing /NAME read-only
  * For each it prints the line, then " ok" or " err ENAME" (the errno's
  * name), so the same file run inside and outside compares line by line.
  *
@@ -31,7 +59,12 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/inotify.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -40,8 +73,11 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <mqueue.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +92,27 @@
 /* The kernel headers of Debian 12 predate these numbers. */
 #define LL_CREATE_RULESET	444
 #define LL_CREATE_RULESET_VERSION	1U
+/* <linux/ioprio.h>, <linux/kcmp.h>, <linux/keyctl.h>: no libc wrapper. */
+#define IOPRIO_WHO_PROCESS_	1
+#define KCMP_VM_		1
+#define KEY_SPEC_SESSION_KEYRING_ (-3)
+#define KEY_SPEC_USER_KEYRING_	(-4)
+#define KEYCTL_LINK_		8
+#define KEYCTL_REVOKE_		3
+#define KEYCTL_SETPERM_		5
+#define KEYCTL_READ_		11
+/* Possessor and user: all; group and other: nothing. */
+#define KEY_PERM_BYK		0x3f3f0000U
+/* sched_setattr(2)'s struct, version 1 (56 bytes), and its flags. */
+struct esc_sched_attr {
+	uint32_t	size, policy;
+	uint64_t	flags;
+	int32_t		nice;
+	uint32_t	priority;
+	uint64_t	runtime, deadline, period;
+	uint32_t	util_min, util_max;
+};
+#define SCHED_FLAG_RESET_ON_FORK_	0x01
 
 static void __attribute__((noreturn))
 die(const char *what)
@@ -68,7 +125,7 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: opty-escape [-w file] -f opsfile | "
-	    "listen path | abi\n");
+	    "listen path | abi | addkey desc | mkipc|rmipc key name\n");
 	exit(2);
 }
 
@@ -186,6 +243,278 @@ op_vmread(int pid, const char *addr)
 	return 0;
 }
 
+/* A hex address, as vmread takes it. */
+static void *
+hexaddr(const char *addr)
+{
+	unsigned long long	 a;
+	char			*end;
+
+	errno = 0;
+	a = strtoull(addr, &end, 16);
+	if (errno != 0 || end == addr || *end != '\0') {
+		fprintf(stderr, "opty-escape: bad address '%s'\n", addr);
+		exit(2);
+	}
+	return (void *)(uintptr_t)a;
+}
+
+static int
+op_prlimit(int pid)
+{
+	struct rlimit	rl;
+
+	if (prlimit(pid, RLIMIT_NOFILE, NULL, &rl) == -1)
+		return -1;
+	return prlimit(pid, RLIMIT_NOFILE, &rl, NULL);
+}
+
+static int
+prio_which(const char *w)
+{
+	if (strcmp(w, "process") == 0)
+		return PRIO_PROCESS;
+	if (strcmp(w, "pgrp") == 0)
+		return PRIO_PGRP;
+	if (strcmp(w, "user") == 0)
+		return PRIO_USER;
+	fprintf(stderr, "opty-escape: bad priority class '%s'\n", w);
+	exit(2);
+}
+
+/* getpriority(2) returns the nice value: -1 is one, if errno stays 0. */
+static int
+op_prio(const char *which, int who, int set)
+{
+	int	w = prio_which(which), nice;
+
+	errno = 0;
+	nice = getpriority(w, (id_t)who);
+	if (nice == -1 && errno != 0)
+		return -1;
+	if (!set)
+		return 0;
+	return setpriority(w, (id_t)who, nice);
+}
+
+static int
+op_affinity(int pid)
+{
+	cpu_set_t	set;
+
+	if (sched_getaffinity(pid, sizeof(set), &set) == -1)
+		return -1;
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+static int
+op_setsched(int pid)
+{
+	struct sched_param	sp;
+	int			pol;
+
+	if ((pol = sched_getscheduler(pid)) == -1 ||
+	    sched_getparam(pid, &sp) == -1)
+		return -1;
+	return sched_setscheduler(pid, pol, &sp);
+}
+
+/* The utilisation clamps are left as they are (their flags cleared). */
+static int
+op_setattr(int pid)
+{
+	struct esc_sched_attr	a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, pid, &a, sizeof(a), 0) == -1)
+		return -1;
+	a.size = sizeof(a);
+	a.flags &= SCHED_FLAG_RESET_ON_FORK_;
+	return (int)syscall(SYS_sched_setattr, pid, &a, 0);
+}
+
+static int
+op_ioprio(int pid)
+{
+	long	v;
+
+	if ((v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS_, pid)) == -1)
+		return -1;
+	return (int)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS_, pid, v);
+}
+
+/* From node 0 to node 0: the kernel checks, then has nothing to move. */
+static int
+op_migrate(int pid)
+{
+	unsigned long	nodes = 1;
+
+	return (int)syscall(SYS_migrate_pages, pid, 8 * sizeof(nodes),
+	    &nodes, &nodes);
+}
+
+/* No target nodes: move_pages(2) only reports where the page is. */
+static int
+op_movepages(int pid, const char *addr)
+{
+	void	*page = hexaddr(addr);
+	int	 status = 0;
+
+	return (int)syscall(SYS_move_pages, pid, 1UL, &page, NULL, &status,
+	    0);
+}
+
+static int
+op_madvise(int pid, const char *addr)
+{
+	struct iovec	iov;
+	int		pfd, r, e;
+
+	iov.iov_base = hexaddr(addr);
+	iov.iov_len = (size_t)sysconf(_SC_PAGESIZE);
+	if ((pfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return -1;
+	r = (int)syscall(SYS_process_madvise, pfd, &iov, 1UL, MADV_COLD, 0U);
+	e = errno;
+	close(pfd);
+	errno = e;
+	return r == -1 ? -1 : 0;
+}
+
+static int
+op_kcmp(int pid)
+{
+	return syscall(SYS_kcmp, getpid(), pid, KCMP_VM_, 0UL, 0UL) == -1 ?
+	    -1 : 0;
+}
+
+static int
+op_keyread(const char *serial)
+{
+	char	buf[64];
+
+	return syscall(SYS_keyctl, KEYCTL_READ_, num(serial), buf,
+	    sizeof(buf)) == -1 ? -1 : 0;
+}
+
+/* In a child: a new user namespace would change this process's view. */
+static int
+op_unshare_user(void)
+{
+	pid_t	pid;
+	int	st;
+
+	if ((pid = fork()) == -1)
+		die("fork");
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == -1 ? errno : 0);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			die("waitpid");
+	if (!WIFEXITED(st))
+		die("unshare child");
+	errno = WEXITSTATUS(st);
+	return errno == 0 ? 0 : -1;
+}
+
+/* Opens PATH with FLAGS; reads one byte or writes VALUE if asked. */
+static int
+op_file(const char *path, int flags, const char *value)
+{
+	char	c;
+	ssize_t	n = 0;
+	int	fd, e;
+
+	if ((fd = open(path, flags | O_CLOEXEC | O_NOCTTY)) == -1)
+		return -1;
+	if (flags == O_RDONLY)
+		n = read(fd, &c, 1);
+	else if (value != NULL)
+		n = write(fd, value, strlen(value));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == -1 ? -1 : 0;
+}
+
+static int
+op_shmat(const char *key)
+{
+	void	*p;
+	int	 id;
+
+	if ((id = shmget((key_t)num(key), 0, 0)) == -1 ||
+	    (p = shmat(id, NULL, SHM_RDONLY)) == (void *)-1)
+		return -1;
+	return shmdt(p);
+}
+
+static int
+op_msgq(const char *key)
+{
+	struct msqid_ds	ds;
+	int		id;
+
+	if ((id = msgget((key_t)num(key), 0)) == -1)
+		return -1;
+	return msgctl(id, IPC_STAT, &ds);
+}
+
+static int
+op_mqopen(const char *name)
+{
+	mqd_t	q;
+
+	if ((q = mq_open(name, O_RDONLY)) == (mqd_t)-1)
+		return -1;
+	return mq_close(q);
+}
+
+static int
+run_op_sameuid(int n, char **w)
+{
+	if (n == 2 && strcmp(w[0], "prlimit") == 0)
+		return op_prlimit(num(w[1]));
+	if (n == 3 && strcmp(w[0], "getprio") == 0)
+		return op_prio(w[1], num(w[2]), 0);
+	if (n == 3 && strcmp(w[0], "setprio") == 0)
+		return op_prio(w[1], num(w[2]), 1);
+	if (n == 2 && strcmp(w[0], "setaffinity") == 0)
+		return op_affinity(num(w[1]));
+	if (n == 2 && strcmp(w[0], "setsched") == 0)
+		return op_setsched(num(w[1]));
+	if (n == 2 && strcmp(w[0], "setattr") == 0)
+		return op_setattr(num(w[1]));
+	if (n == 2 && strcmp(w[0], "ioprio") == 0)
+		return op_ioprio(num(w[1]));
+	if (n == 2 && strcmp(w[0], "migrate") == 0)
+		return op_migrate(num(w[1]));
+	if (n == 3 && strcmp(w[0], "movepages") == 0)
+		return op_movepages(num(w[1]), w[2]);
+	if (n == 3 && strcmp(w[0], "madvise") == 0)
+		return op_madvise(num(w[1]), w[2]);
+	if (n == 2 && strcmp(w[0], "kcmp") == 0)
+		return op_kcmp(num(w[1]));
+	if (n == 2 && strcmp(w[0], "keyread") == 0)
+		return op_keyread(w[1]);
+	if (n == 1 && strcmp(w[0], "unshare-user") == 0)
+		return op_unshare_user();
+	if (n == 2 && strcmp(w[0], "read") == 0)
+		return op_file(w[1], O_RDONLY, NULL);
+	if (n == 2 && strcmp(w[0], "openw") == 0)
+		return op_file(w[1], O_WRONLY, NULL);
+	if (n == 3 && strcmp(w[0], "write") == 0)
+		return op_file(w[1], O_WRONLY, w[2]);
+	if (n == 2 && strcmp(w[0], "shmat") == 0)
+		return op_shmat(w[1]);
+	if (n == 2 && strcmp(w[0], "msgq") == 0)
+		return op_msgq(w[1]);
+	if (n == 2 && strcmp(w[0], "mqopen") == 0)
+		return op_mqopen(w[1]);
+	fprintf(stderr, "opty-escape: bad operation\n");
+	exit(2);
+}
+
 static int
 run_op(char *line)
 {
@@ -206,8 +535,7 @@ run_op(char *line)
 		return op_vmread(num(w[1]), w[2]);
 	if (n == 3 && strcmp(w[0], "kill") == 0)
 		return kill(num(w[1]), num(w[2]));
-	fprintf(stderr, "opty-escape: bad operation\n");
-	exit(2);
+	return run_op_sameuid(n, w);
 }
 
 static void
@@ -341,6 +669,62 @@ listen_on(const char *path)
 	}
 }
 
+/*
+ * A "user" key in the user keyring that every byk process may read by
+ * its serial (printed), as a program that keeps a token there would.
+ */
+static void __attribute__((noreturn))
+add_key_mode(const char *desc)
+{
+	long	k;
+
+	/*
+	 * Made in the session keyring, where this process possesses it and
+	 * so may set its permissions, then linked into the user keyring,
+	 * which outlives this service.
+	 */
+	k = syscall(SYS_add_key, "user", desc, "opty-sameuid-secret", 19,
+	    KEY_SPEC_SESSION_KEYRING_);
+	if (k == -1)
+		die("add_key");
+	if (syscall(SYS_keyctl, KEYCTL_SETPERM_, k, KEY_PERM_BYK) == -1)
+		die("KEYCTL_SETPERM");
+	if (syscall(SYS_keyctl, KEYCTL_LINK_, k, KEY_SPEC_USER_KEYRING_) == -1)
+		die("KEYCTL_LINK");
+	printf("%ld\n", k);
+	exit(0);
+}
+
+static void __attribute__((noreturn))
+ipc_mode(int make, const char *key, const char *name)
+{
+	struct mq_attr	qa;
+	int		id, fl = make ? IPC_CREAT | 0600 : 0;
+	mqd_t		q;
+
+	if ((id = shmget((key_t)num(key), 4096, fl)) == -1)
+		die("shmget");
+	if (!make && shmctl(id, IPC_RMID, NULL) == -1)
+		die("shmctl IPC_RMID");
+	if ((id = msgget((key_t)num(key), fl)) == -1)
+		die("msgget");
+	if (!make && msgctl(id, IPC_RMID, NULL) == -1)
+		die("msgctl IPC_RMID");
+	if (!make) {
+		if (mq_unlink(name) == -1)
+			die("mq_unlink");
+		exit(0);
+	}
+	memset(&qa, 0, sizeof(qa));
+	qa.mq_maxmsg = 1;
+	qa.mq_msgsize = 16;
+	if ((q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &qa)) ==
+	    (mqd_t)-1)
+		die("mq_open");
+	mq_close(q);
+	exit(0);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -350,6 +734,17 @@ main(int argc, char *argv[])
 
 	if (argc == 3 && strcmp(argv[1], "listen") == 0)
 		listen_on(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "addkey") == 0)
+		add_key_mode(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "revokekey") == 0) {
+		if (syscall(SYS_keyctl, KEYCTL_REVOKE_, num(argv[2])) == -1)
+			die("KEYCTL_REVOKE");
+		return 0;
+	}
+	if (argc == 4 && strcmp(argv[1], "mkipc") == 0)
+		ipc_mode(1, argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "rmipc") == 0)
+		ipc_mode(0, argv[2], argv[3]);
 	if (argc == 2 && strcmp(argv[1], "abi") == 0) {
 		abi = syscall(LL_CREATE_RULESET, NULL, 0,
 		    LL_CREATE_RULESET_VERSION);
