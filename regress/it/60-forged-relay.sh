@@ -62,7 +62,8 @@ scenario() {
 		    grep -q 'status=1/FAILURE' && break
 	done
 	# The relay's last words may reach journald after it exited, with
-	# no unit attached (docs/RELAY.md): its own identifier finds them.
+	# no unit attached (docs/RELAY.md): its own identifier finds them
+	# (the forged relay runs as root, not as the relay's user).
 	# The parent's line comes by its stderr stream and PID 1's exit
 	# line by the native socket: journald may store them in either
 	# order.  The loop above may also end while the parent still stops

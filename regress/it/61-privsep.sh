@@ -91,6 +91,16 @@ case "$slog" in
 *"supervisor: ready on"*) pass "supervisor lines have their own identifier (positive control)" ;;
 *) fail "no 'supervisor: ready on' under SYSLOG_IDENTIFIER=opencode-pty-supervisor" ;;
 esac
+# The auditor's query for the relay (SECURITY.md): by its uid, which only
+# the relay runs as; it holds this run's "parent closed the channel".
+ulog=$(journalctl _UID="$(id -u opencode-pty-relay)" -o cat --no-pager)
+case "$ulog" in
+*"relay: parent closed the channel"*)
+	pass "journalctl _UID=<relay uid> finds the relay's lines" ;;
+*)	fail "journalctl _UID=<relay uid> misses the relay's lines" ;;
+esac
+check "journalctl _UID=<relay uid> holds only relay lines" \
+    sh -c "! printf '%s\n' \"\$1\" | grep -v '^relay: '" sh "$ulog"
 check "no relay line under the supervisor's identifier" \
     sh -c "! journalctl SYSLOG_IDENTIFIER=opencode-pty-supervisor -o cat --no-pager | grep '^relay: '"
 
