@@ -17,7 +17,11 @@
  * read() and write() never block and the relay needs no fcntl() in its
  * sandbox.  End of output is EIO on read once the last peer is closed
  * (the command, its children and PID 1's copy); the kernel returns every
- * byte still buffered before it.  The relay's one ioctl is TIOCSWINSZ,
+ * byte still buffered before it.  A peer held open outside the unit
+ * would keep EIO away for ever, so once the parent reports the unit over
+ * (nothing of the unit is left to write) a read that finds nothing ends
+ * the output too: n_tty flushes the pending input of the port before it
+ * answers EAGAIN, so every byte the unit wrote has been read by then.  The relay's one ioctl is TIOCSWINSZ,
  * the only one its seccomp filter lets through (sandbox.c).
  *
  * SPDX-License-Identifier: ISC
@@ -160,6 +164,20 @@ pump_exit_due(struct session *s)
 }
 
 /*
+ * After the exit report the master is read until it has nothing, not
+ * until EIO: schedules that read when nothing else would (no byte
+ * pending, a peer held outside the unit).
+ */
+static void
+pump_drain(struct session *s)
+{
+	if (s->got_exit && !s->stream_eof && s->sfd != -1 &&
+	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
+	    !s->exit_queued && !s->shutdown)
+		event_active(s->ev_sread, EV_READ, 0);
+}
+
+/*
  * Writes the held frame.  Once the exit frame is out the session is
  * over; once an output frame is out the master may be read again.
  */
@@ -177,8 +195,10 @@ pump_output(struct session *s)
 		}
 		if (s->shutdown)
 			return ERR_SHUTDOWN;
-		if (!pump_exit_due(s))
+		if (!pump_exit_due(s)) {
+			pump_drain(s);
 			return PUMP_WAIT;
+		}
 	}
 }
 
@@ -186,8 +206,10 @@ pump_output(struct session *s)
 int
 pump_exit(struct session *s)
 {
-	if (!pump_exit_due(s))
+	if (!pump_exit_due(s)) {
+		pump_drain(s);
 		return PUMP_WAIT;
+	}
 	return pump_output(s);
 }
 
@@ -203,8 +225,12 @@ pump_master_read(struct session *s)
 	do {
 		n = read(s->sfd, p, room);
 	} while (n == -1 && errno == EINTR);
-	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		return PUMP_WAIT;
+	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (!s->got_exit)
+			return PUMP_WAIT;
+		/* The unit is over and all it wrote was read. */
+		n = 0;
+	}
 	if (n <= 0) {
 		/* EIO: no peer left, nothing buffered: the end of output. */
 		if (n == -1 && errno != EIO)

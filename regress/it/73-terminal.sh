@@ -142,6 +142,47 @@ check "no unit left after the refused signals" wait_no_units 20
 check "the supervisor still runs after every refusal" \
     systemctl is-active -q "$SUP"
 
+# --- a terminal held open outside the unit cannot keep the exit back ---
+# A byk process outside the session opens the session's terminal by path
+# and keeps it open: the master then never reads EIO.  The exit frame
+# must still come, after every byte the command wrote; the holder still
+# holding the terminal at that moment is the control that it really did.
+HOLDER=opty-pts-holder.service
+rm -f "$WORK/opty-tty" "$WORK/opty-held"
+bg_client -- /bin/sh -c 'tty > opty-tty; echo first-line
+	while [ ! -e opty-held ]; do sleep 0.1; done; echo last-line'
+n=0
+while [ ! -s "$WORK/opty-tty" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+pts=$(cat "$WORK/opty-tty" 2>/dev/null)
+systemctl reset-failed "$HOLDER" 2>/dev/null
+systemd-run --quiet --unit="$HOLDER" -p User=byk -p Group=byk -- \
+    /bin/sh -c "exec 3<>'$pts'; exec sleep 60"
+hp=$(systemctl show -P MainPID "$HOLDER")
+n=0
+while [ "$(readlink "/proc/$hp/fd/3" 2>/dev/null)" != "$pts" ] &&
+    [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+check "a byk process outside the unit holds the session's $pts" \
+    test "$(readlink "/proc/$hp/fd/3" 2>/dev/null)" = "$pts"
+touch "$WORK/opty-held"
+n=0
+while kill -0 "$bg" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+if kill -0 "$bg" 2>/dev/null; then
+	fail "the exit frame did not come within 30 s while $pts is held"
+	kill "$bg"
+fi
+bg_wait
+expect_exit 1 0 success "the exit frame came while $pts was held outside"
+check "every line came before it" \
+    test "$(tr '\n' ' ' < "$tmp/out")" = "first-line last-line "
+# The relay closed the master: the node is gone, the holder's file not.
+held=$(readlink "/proc/$hp/fd/3" 2>/dev/null)
+check "the holder still held $pts then (control: $held)" \
+    test "$held" = "$pts (deleted)" ||
+    { ls -l "/proc/$hp/fd/"; systemctl status --no-pager "$HOLDER"; } 2>&1 |
+    sed 's/^/  /'
+systemctl stop "$HOLDER"
+rm -f "$WORK/opty-tty" "$WORK/opty-held"
+
 # --- a supervisor stop tells a live client ------------------------------
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 # append: the drop-in's ExecCondition= writes to the same files first.
