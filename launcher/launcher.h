@@ -42,6 +42,7 @@ enum launcher_exit {
 	LX_REANCHOR = 73,	/* directory not the same by path in the unit */
 	LX_LANDLOCK = 74,	/* no Landlock domain could be entered */
 	LX_TTY = 75,		/* fd 0/1 not one terminal, or not ours */
+	LX_SECCOMP = 76,	/* the system call filter not loaded */
 };
 
 /* main.c: one-line reasons, then a distinct exit status. */
@@ -98,6 +99,13 @@ int	tty_acquire(int);
  * single-threaded.  docs/LAUNCHER.md, "Landlock".
  */
 int	landlock_enter(int);
+
+/*
+ * seccomp.c: loads the session's system call filter on the caller and,
+ * through exec and fork, on everything it starts.  0, or a negative
+ * errno from libseccomp.  docs/SANDBOX.md, "The session's system calls".
+ */
+int	session_filter_load(void);
 
 /* reanchor.c: the passed directory re-opened by path in the unit. */
 enum reanchor_status {

@@ -13,7 +13,9 @@
  *   6. the session-user check and the fixed environment;
  *   7. argv[0] in the fixed PATH;
  *   8. default signals, empty mask, nothing open from fd 3 up;
- *   9. execve of the decoded argv, exactly.
+ *   9. the system call filter (fail closed), the last step that could
+ *      need a call it refuses;
+ *  10. execve of the decoded argv, exactly.
  * Nothing here runs a shell or another program first.  docs/LAUNCHER.md
  * explains each step.
  *
@@ -172,6 +174,21 @@ enter_landlock(void)
 		    abi);
 }
 
+/*
+ * Fail closed: no session runs without its filter.  Loaded last, so
+ * that nothing the launcher still does could need a refused call.
+ */
+static void
+enter_filter(void)
+{
+	int	rv;
+
+	if ((rv = session_filter_load()) != 0) {
+		errno = -rv;
+		lx_fail(LX_SECCOMP, "loading the system call filter");
+	}
+}
+
 /* dec needs START_MAX_ARGS + 1 slots. */
 static void
 decode_args(int argc, char *argv[], char *dec[])
@@ -251,6 +268,7 @@ main(int argc, char *argv[])
 	/* systemd passes nothing else today; the command gets fd 0-2. */
 	if (close_range(3, ~0U, 0) == -1)
 		lx_fail(LX_FD, "close_range");
+	enter_filter();
 
 	execve(path, dec, fe.vec);
 	lx_fail(LX_EXEC, "execve");

@@ -18,8 +18,8 @@ opencode-pty-client_NOSAN := 1
 # forked child, and valgrind 3.19 does not implement seccomp(2) (ENOSYS);
 # test_sandbox's children also set RLIMIT_NOFILE, which valgrind
 # refuses (EPERM: it keeps descriptors of its own above the limit).
-# test_dircheck's child loads a filter too.
-VALGRIND_NATIVE	:= test_sandbox test_client test_dircheck
+# test_dircheck's and test_launcher's children load a filter too.
+VALGRIND_NATIVE	:= test_sandbox test_client test_dircheck test_launcher
 
 # The two daemons (and the forged relay and its supervisor, installed in
 # their place by 60-forged-relay) run where no ASAN_OPTIONS reaches

@@ -4,7 +4,10 @@
  * the session-user check, the terminal on fd 0/1 (one PTY, made the
  * controlling terminal in forked children), the re-anchoring of the
  * directory, and the Landlock domain (entered in forked children, each
- * refusal next to the same probe succeeding from outside).  Runs as any
+ * refusal next to the same probe succeeding from outside), and the
+ * system call filter (each refusal of another process next to the same
+ * call on the caller itself and the control without the filter).  Runs
+ * as any
  * user on a kernel with Landlock (none is a failure); the file tests
  * work in private directories under $TMPDIR or /tmp.
  *
@@ -12,6 +15,7 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,7 +27,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -988,6 +994,52 @@ probe_seize(pid_t pid)
 	return ptrace(PTRACE_SEIZE, pid, NULL, NULL) == -1 ? -1 : 0;
 }
 
+/* The rest of the kill family, signal 0: 0 if it reached, else -1. */
+static int
+probe_signals(pid_t pid, int which)
+{
+	siginfo_t	si;
+	int		pfd, r, saved;
+
+	memset(&si, 0, sizeof(si));
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	switch (which) {
+	case 0:
+		return (int)syscall(SYS_tkill, pid, 0);
+	case 1:
+		return (int)syscall(SYS_tgkill, pid, pid, 0);
+	case 2:
+		return (int)syscall(SYS_rt_sigqueueinfo, pid, 0, &si);
+	default:
+		if ((pfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+			return -1;
+		r = (int)syscall(SYS_pidfd_send_signal, pfd, 0, NULL, 0U);
+		saved = errno;
+		close(pfd);
+		errno = saved;
+		return r;
+	}
+}
+
+static void
+ll_signals(int abi, pid_t parent)
+{
+	static const char *const	what[] = { "tkill", "tgkill",
+		"rt_sigqueueinfo", "pidfd_send_signal" };
+	int				i, r;
+
+	for (i = 0; i < 4; i++) {
+		errno = 0;
+		r = probe_signals(parent, i);
+		if (abi >= OPTY_LANDLOCK_ABI_SCOPE)
+			ll_check(17 + i, r == -1 && errno == EPERM, what[i]);
+		else
+			ll_check(17 + i, r == 0, what[i]);
+	}
+}
+
 /* Outside the domain: the parent, refused every ptrace-class access. */
 static void
 ll_probe_parent(int abi, pid_t parent, int fdnum)
@@ -1011,6 +1063,7 @@ ll_probe_parent(int abi, pid_t parent, int fdnum)
 	else
 		ll_check(6, kill(parent, 0) == 0,
 		    "kill(parent, 0) still works below ABI 6");
+	ll_signals(abi, parent);
 }
 
 /* Inside the domain: its own child stays fully debuggable. */
@@ -1128,6 +1181,7 @@ test_landlock_control(void **state)
 		ll_check(5, probe_vm_read(parent) == 0,
 		    "process_vm_readv of the parent");
 		ll_check(6, kill(parent, 0) == 0, "kill(parent, 0)");
+		ll_signals(0, parent);
 		/* Last: exiting detaches the tracee. */
 		ll_check(3, probe_seize(parent) == 0,
 		    "ptrace(PTRACE_SEIZE, parent)");
@@ -1345,6 +1399,371 @@ test_dirsock_peer_not_root(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/*
+ * The session's system call filter (launcher/seccomp.c), loaded in
+ * forked children.  Each cross-process probe names the test process,
+ * another process; the same probe on the child itself still works, and
+ * the control runs every probe of another process without the filter.
+ * Probes that would need privilege outside the filter use an argument
+ * the kernel refuses with another errno (EBADF, EFAULT, E2BIG...), so
+ * EPERM can only be the filter's.
+ */
+#define SF_IOPRIO_PROCESS	1
+#define SF_IOPRIO_PGRP		2
+#define SF_IOPRIO_USER		3
+#define SF_KCMP_VM		1
+#define SF_PERF_PID_CGROUP	(1UL << 2)
+#define SF_X32_BIT		0x40000000L
+
+/* struct sched_attr, the kernel's first version: 48 bytes, size first. */
+#define SF_SCHED_ATTR_WORDS	12
+
+/* -1 with errno, or 0. */
+static int
+sf_ret(long r)
+{
+	return r == -1 ? -1 : 0;
+}
+
+static int
+sf_prlimit(pid_t p)
+{
+	struct rlimit	rl;
+
+	return prlimit(p, RLIMIT_NOFILE, NULL, &rl);
+}
+
+static int
+sf_setprio(pid_t p)
+{
+	return setpriority(PRIO_PROCESS, (id_t)p,
+	    getpriority(PRIO_PROCESS, 0));
+}
+
+static int
+sf_getprio(pid_t p)
+{
+	errno = 0;
+	(void)getpriority(PRIO_PROCESS, (id_t)p);
+	return errno == 0 ? 0 : -1;
+}
+
+static int
+sf_setaffinity(pid_t p)
+{
+	cpu_set_t	set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == -1)
+		return -1;
+	return sched_setaffinity(p, sizeof(set), &set);
+}
+
+static int
+sf_setscheduler(pid_t p)
+{
+	struct sched_param	sp = { 0 };
+
+	return sched_setscheduler(p, SCHED_OTHER, &sp);
+}
+
+static int
+sf_setparam(pid_t p)
+{
+	struct sched_param	sp = { 0 };
+
+	return sched_setparam(p, &sp);
+}
+
+static int
+sf_getattr(pid_t p)
+{
+	uint32_t	a[SF_SCHED_ATTR_WORDS];
+
+	return sf_ret(syscall(SYS_sched_getattr, p, a, sizeof(a), 0));
+}
+
+static int
+sf_setattr(pid_t p)
+{
+	uint32_t	a[SF_SCHED_ATTR_WORDS];
+
+	if (syscall(SYS_sched_getattr, 0, a, sizeof(a), 0) == -1)
+		return -1;
+	a[0] = sizeof(a);
+	return sf_ret(syscall(SYS_sched_setattr, p, a, 0));
+}
+
+static int
+sf_rrinterval(pid_t p)
+{
+	struct timespec	ts;
+
+	return sched_rr_get_interval(p, &ts);
+}
+
+static int
+sf_ioprio_get(pid_t p)
+{
+	return sf_ret(syscall(SYS_ioprio_get, SF_IOPRIO_PROCESS, p));
+}
+
+static int
+sf_ioprio_set(pid_t p)
+{
+	long	cur;
+
+	if ((cur = syscall(SYS_ioprio_get, SF_IOPRIO_PROCESS, 0)) == -1)
+		return -1;
+	return sf_ret(syscall(SYS_ioprio_set, SF_IOPRIO_PROCESS, p, cur));
+}
+
+/* From node 0 to node 0: nothing moves, but the target is checked. */
+static int
+sf_migrate(pid_t p)
+{
+	unsigned long	node0 = 1;
+
+	return sf_ret(syscall(SYS_migrate_pages, p, 64UL, &node0, &node0));
+}
+
+static int
+sf_movepages(pid_t p)
+{
+	return sf_ret(syscall(SYS_move_pages, p, 0UL, NULL, NULL, NULL, 0));
+}
+
+static int
+sf_robust(pid_t p)
+{
+	void	*head;
+	size_t	 len;
+
+	return sf_ret(syscall(SYS_get_robust_list, p, &head, &len));
+}
+
+static const struct sf_probe {
+	const char	*name;
+	int		(*fn)(pid_t);
+} sf_probes[] = {
+	{ "prlimit64", sf_prlimit },
+	{ "setpriority", sf_setprio },
+	{ "getpriority", sf_getprio },
+	{ "sched_setaffinity", sf_setaffinity },
+	{ "sched_setscheduler", sf_setscheduler },
+	{ "sched_setparam", sf_setparam },
+	{ "sched_getattr", sf_getattr },
+	{ "sched_setattr", sf_setattr },
+	{ "sched_rr_get_interval", sf_rrinterval },
+	{ "ioprio_get", sf_ioprio_get },
+	{ "ioprio_set", sf_ioprio_set },
+	{ "migrate_pages", sf_migrate },
+	{ "move_pages", sf_movepages },
+	{ "get_robust_list", sf_robust },
+};
+#define SF_NPROBES	(sizeof(sf_probes) / sizeof(sf_probes[0]))
+
+/* In a child: the call fails with want, or (want 0) does not. */
+static void
+sf_expect(int n, const char *what, long r, int want)
+{
+	int	saved = errno;
+
+	if (want == 0 && r != -1)
+		return;
+	if (want != 0 && r == -1 && saved == want)
+		return;
+	fprintf(stderr, "probe %d failed: %s: got %ld (%s), want %s\n", n,
+	    what, r, r == -1 ? strerror(saved) : "no error",
+	    want == 0 ? "success" : strerror(want));
+	_exit(n);
+}
+
+/*
+ * A size the kernel refuses before any permission check (and writes
+ * back the size it wants: so a fresh one on every call).
+ */
+static long
+sf_perf(unsigned long pid, int cpu, unsigned long flags)
+{
+	uint32_t	pa[2] = { 0, 1 };	/* type, size */
+
+	return syscall(SYS_perf_event_open, pa, pid, cpu, -1, flags);
+}
+
+/* The calls that name no process, or refused whatever they name. */
+static void
+sf_flagged(int n, int filtered)
+{
+	int	bad = filtered ? EPERM : 0;
+
+	errno = 0;
+	sf_expect(n, "getpriority(PRIO_PGRP, 0)",
+	    (getpriority(PRIO_PGRP, 0), errno ? -1 : 0), bad);
+	errno = 0;
+	sf_expect(n + 1, "getpriority(PRIO_USER, 0)",
+	    (getpriority(PRIO_USER, 0), errno ? -1 : 0), bad);
+	sf_expect(n + 2, "ioprio_get(IOPRIO_WHO_PGRP, 0)",
+	    syscall(SYS_ioprio_get, SF_IOPRIO_PGRP, 0), bad);
+	sf_expect(n + 3, "ioprio_get(IOPRIO_WHO_USER, 0)",
+	    syscall(SYS_ioprio_get, SF_IOPRIO_USER, 0), bad);
+	sf_expect(n + 4, "process_madvise(-1)", syscall(SYS_process_madvise,
+	    -1, NULL, 0UL, 0, 0U), filtered ? EPERM : EBADF);
+	sf_expect(n + 5, "process_mrelease(-1)",
+	    syscall(SYS_process_mrelease, -1, 0U), filtered ? EPERM : EBADF);
+	sf_expect(n + 6, "keyctl(-1)", syscall(SYS_keyctl, -1, 0, 0, 0, 0),
+	    filtered ? EPERM : EOPNOTSUPP);
+	sf_expect(n + 7, "add_key(NULL)", syscall(SYS_add_key, NULL, NULL,
+	    NULL, 0UL, 0), filtered ? EPERM : EFAULT);
+	sf_expect(n + 8, "request_key(NULL)", syscall(SYS_request_key, NULL,
+	    NULL, NULL, 0), filtered ? EPERM : EFAULT);
+	sf_expect(n + 9, "setns(-1)", syscall(SYS_setns, -1, 0),
+	    filtered ? EPERM : EBADF);
+	sf_expect(n + 10, "perf_event_open(pid -1)", sf_perf(~0UL, 0, 0),
+	    filtered ? EPERM : E2BIG);
+	sf_expect(n + 11, "perf_event_open(pid 0xffffffff)",
+	    sf_perf(0xffffffffUL, 0, 0), filtered ? EPERM : E2BIG);
+	sf_expect(n + 12, "perf_event_open(PERF_FLAG_PID_CGROUP)",
+	    sf_perf(0, 0, SF_PERF_PID_CGROUP), filtered ? EPERM : E2BIG);
+	sf_expect(n + 13, "perf_event_open(pid 0)", sf_perf(0, -1, 0), E2BIG);
+	sf_expect(n + 14, "clone3(NULL, 0)", syscall(SYS_clone3, NULL, 0UL),
+	    filtered ? ENOSYS : EINVAL);
+	sf_expect(n + 15, "kcmp(self, self, KCMP_VM)", syscall(SYS_kcmp,
+	    getpid(), getpid(), SF_KCMP_VM, 0UL, 0UL), bad);
+}
+
+static void *
+sf_thread(void *arg)
+{
+	return arg;
+}
+
+/* What the command itself keeps: its own process, fork, threads. */
+static void
+sf_own(int n, pid_t other)
+{
+	pthread_t	t;
+	void		*res = NULL;
+	pid_t		g;
+	size_t		i;
+	int		st;
+	cpu_set_t	set;
+
+	for (i = 0; i < SF_NPROBES; i++)
+		sf_expect(n, sf_probes[i].name, sf_probes[i].fn(0), 0);
+	/* A read-only fact, also in /proc/<pid>/status: never filtered. */
+	sf_expect(n + 1, "sched_getaffinity(other)",
+	    sched_getaffinity(other, sizeof(set), &set), 0);
+	sf_expect(n + 2, "nice(1)", (errno = 0, nice(1) == -1 && errno ?
+	    -1 : 0), 0);
+	if ((g = fork()) == 0)
+		_exit(7);
+	sf_expect(n + 3, "fork", g, 0);
+	sf_expect(n + 4, "waitpid", waitpid(g, &st, 0), 0);
+	sf_expect(n + 5, "the forked child's status", WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 7 ? 0 : (errno = ECHILD, -1), 0);
+	errno = pthread_create(&t, NULL, sf_thread, &st);
+	sf_expect(n + 6, "pthread_create", errno ? -1 : 0, 0);
+	sf_expect(n + 7, "pthread_join", pthread_join(t, &res) == 0 &&
+	    res == &st ? 0 : -1, 0);
+	errno = pthread_getattr_np(pthread_self(), &(pthread_attr_t){ 0 });
+	sf_expect(n + 8, "pthread_getattr_np", errno ? -1 : 0, 0);
+}
+
+/* Under the filter: every probe of another process is EPERM. */
+static void
+sf_child(pid_t other)
+{
+	size_t	i;
+	int	rv;
+
+	if ((rv = session_filter_load()) != 0) {
+		errno = -rv;
+		sf_expect(1, "session_filter_load", -1, 0);
+	}
+	for (i = 0; i < SF_NPROBES; i++)
+		sf_expect(2, sf_probes[i].name, sf_probes[i].fn(other), EPERM);
+	/* Garbage above the pid: refused, whatever the low half says. */
+	sf_expect(3, "prlimit64(pid | 1 << 32)", syscall(SYS_prlimit64,
+	    (1UL << 32) | (unsigned long)other, RLIMIT_NOFILE, NULL,
+	    &(struct rlimit){ 0, 0 }), EPERM);
+	sf_expect(4, "unshare(CLONE_NEWUSER)", unshare(CLONE_NEWUSER), EPERM);
+	sf_expect(5, "unshare(CLONE_NEWNS)", unshare(CLONE_NEWNS), EPERM);
+	sf_expect(6, "clone(CLONE_NEWUSER)", syscall(SYS_clone,
+	    CLONE_NEWUSER | SIGCHLD, 0UL, NULL, NULL, 0UL), EPERM);
+	sf_flagged(10, 1);
+	sf_own(30, other);
+	_exit(0);
+}
+
+/* The control: the same probes, no filter, all allowed. */
+static void
+sf_control(pid_t other)
+{
+	size_t	i;
+
+	for (i = 0; i < SF_NPROBES; i++)
+		sf_expect(2, sf_probes[i].name, sf_probes[i].fn(other), 0);
+	sf_flagged(10, 0);
+	sf_expect(4, "unshare(CLONE_NEWUSER) (needs user namespaces on "
+	    "this host)", unshare(CLONE_NEWUSER), 0);
+	_exit(0);
+}
+
+static void
+sf_run(void (*fn)(pid_t))
+{
+	pid_t	pid, parent = getpid();
+	int	st;
+
+	if ((pid = fork()) == 0)
+		fn(parent);
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static void
+test_filter_refuses(void **state)
+{
+	(void)state;
+	sf_run(sf_child);
+}
+
+static void
+test_filter_control(void **state)
+{
+	(void)state;
+	sf_run(sf_control);
+}
+
+/*
+ * A call of another ABI kills the process (SIGSYS): x32's getpid, which
+ * a native filter must not read as a native number.
+ */
+static void
+test_filter_badarch(void **state)
+{
+	pid_t	pid;
+	int	st;
+
+	(void)state;
+	if ((pid = fork()) == 0) {
+		if (session_filter_load() != 0)
+			_exit(1);
+		(void)syscall(SF_X32_BIT | SYS_getpid);
+		_exit(2);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+	/* Control: without the filter the same call returns. */
+	errno = 0;
+	(void)syscall(SF_X32_BIT | SYS_getpid);
+	assert_true(errno == 0 || errno == ENOSYS);
+}
+
 int
 main(void)
 {
@@ -1401,6 +1820,9 @@ main(void)
 		cmocka_unit_test(test_dirsock_refusals),
 		cmocka_unit_test(test_dirsock_reasons),
 		cmocka_unit_test(test_dirsock_peer_not_root),
+		cmocka_unit_test(test_filter_refuses),
+		cmocka_unit_test(test_filter_control),
+		cmocka_unit_test(test_filter_badarch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
