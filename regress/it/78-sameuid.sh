@@ -98,6 +98,14 @@ systemd-run --quiet --unit="$SOCKSVC" -p Type=notify $BYK -- \
 byk_run /bin/sh -c 'umask 077; echo secret > "$1" && echo secret > "$2" &&
     exec "$3" mkipc "$4" "$5"' sh "$VTMP" "$SHM" "$ESC" "$IPCKEY" "$MQ" ||
     { echo "FAIL: a byk service could not make its files and IPC"; exit 1; }
+systemctl start "$UM" && wait_for "$UM active" systemctl is-active -q "$UM" ||
+    { echo "FAIL: byk's user manager did not start"; exit 1; }
+[ -w "$CG/cgroup.freeze" ] && [ -e "$CG/cgroup.kill" ] ||
+    { echo "FAIL: no delegated cgroup.freeze/cgroup.kill in $CG"; exit 1; }
+[ "$(stat -c %U "$CG/cgroup.freeze")" = byk ] ||
+    { echo "FAIL: $CG is not delegated to byk"; exit 1; }
+# The key last: on systemd 254 (bookworm-bpo) a key added before the
+# user manager started was seen gone once it ran (ENOKEY).
 serial=$(byk_run "$ESC" addkey opty-sameuid)
 case $serial in
 '' | *[!0-9]*)
@@ -106,12 +114,6 @@ case $serial in
 	    "must allow add_key and keyctl"
 	serial=; exit 1 ;;
 esac
-systemctl start "$UM" && wait_for "$UM active" systemctl is-active -q "$UM" ||
-    { echo "FAIL: byk's user manager did not start"; exit 1; }
-[ -w "$CG/cgroup.freeze" ] && [ -e "$CG/cgroup.kill" ] ||
-    { echo "FAIL: no delegated cgroup.freeze/cgroup.kill in $CG"; exit 1; }
-[ "$(stat -c %U "$CG/cgroup.freeze")" = byk ] ||
-    { echo "FAIL: $CG is not delegated to byk"; exit 1; }
 
 has_unit() { [ -n "$(pty_units)" ]; }
 
@@ -162,8 +164,9 @@ echo "node $node, decoy $dc (process group $pgrp), key $serial"
 	echo "shmat <byk's SysV segment>|shmat $IPCKEY"
 	echo "msgget <byk's SysV queue>|msgq $IPCKEY"
 	echo "mq_open <byk's POSIX queue>|mqopen $MQ"
-	echo "cgroup.kill O_WRONLY <user manager's init.scope>|openw $CG/cgroup.kill"
-	echo "cgroup.freeze 0 <user manager's init.scope>|write $CG/cgroup.freeze 0"
+	um="<user manager's init.scope>"
+	echo "cgroup.kill O_WRONLY $um|openw $CG/cgroup.kill"
+	echo "cgroup.freeze 0 $um|write $CG/cgroup.freeze 0"
 } > "$tmp/plan"
 # A remote process_madvise needs CAP_SYS_NICE in the kernel itself: its
 # control is a byk service that has it (a session never can: its unit
@@ -211,9 +214,14 @@ row() {
 	ok) i=bad iv=REACHED ;;
 	*) i=bad iv=$in ;;
 	esac
-	if [ "$out" = ok ]; then ctl="reached$4"; else ctl="NOT reached ($out)"; fi
+	ctl="NOT reached ($out)"
+	[ "$out" = ok ] && ctl="reached$4"
 	line="sameuid $1 | inside: $iv | outside: $ctl  [$2]"
-	if [ "$i" = ok ] && [ "$out" = ok ]; then pass "$line"; else fail "$line"; fi
+	if [ "$i" = ok ] && [ "$out" = ok ]; then
+		pass "$line"
+	else
+		fail "$line"
+	fi
 }
 while IFS='|' read -r l o; do
 	row "$l" "$o" "$tmp/outside"
@@ -233,19 +241,21 @@ forged() {
 	journalctl --after-cursor="$jc0" -o cat --no-pager \
 	    -t opencode-pty-supervisor | grep -q "$TOKEN"
 }
+FL="sameuid forged audit line |"
 wait_for "the forged line in the journal" forged &&
-    pass "sameuid forged audit line | journalctl -t opencode-pty-supervisor: shown (control)"
+    pass "$FL journalctl -t opencode-pty-supervisor: shown (control)"
 audit() {
 	journalctl --after-cursor="$jc0" -o cat --no-pager \
 	    _SYSTEMD_UNIT="$SUP" _UID=0
 }
 nsup=$(audit | wc -l)
 if audit | grep -q "$TOKEN"; then
-	fail "sameuid forged audit line | _SYSTEMD_UNIT=$SUP _UID=0: shown"
+	fail "$FL _SYSTEMD_UNIT=$SUP _UID=0: shown"
 elif [ "$nsup" -eq 0 ]; then
-	fail "sameuid forged audit line | _SYSTEMD_UNIT=$SUP _UID=0: no line at all"
+	fail "$FL _SYSTEMD_UNIT=$SUP _UID=0: no line at all"
 else
-	pass "sameuid forged audit line | _SYSTEMD_UNIT=$SUP _UID=0: not shown ($nsup supervisor lines are)"
+	pass "$FL _SYSTEMD_UNIT=$SUP _UID=0: not shown" \
+	    "($nsup supervisor lines are)"
 fi
 
 check "no session unit left" wait_no_units 20

@@ -18,15 +18,19 @@ trap 'rm -rf "$WORK/prog-git" "$WORK/prog-cc" "$WORK/prog-vim.txt";
     itlib_cleanup' EXIT
 
 for c in python3 git script tmux; do
-	command -v "$c" >/dev/null ||
-	    { echo "FAIL: $c missing (make deps; regress/roots.sh EXTRA)"; exit 1; }
+	command -v "$c" >/dev/null || {
+		echo "FAIL: $c missing (make deps; regress/roots.sh EXTRA)"
+		exit 1
+	}
 done
 VIM=
 for v in vim vim.tiny; do
 	command -v "$v" >/dev/null && { VIM=$(command -v "$v"); break; }
 done
-[ -n "$VIM" ] ||
-    { echo "FAIL: no vim or vim.tiny (make deps; regress/roots.sh EXTRA)"; exit 1; }
+[ -n "$VIM" ] || {
+	echo "FAIL: no vim or vim.tiny (make deps; regress/roots.sh EXTRA)"
+	exit 1
+}
 # The trees of regress/roots.sh that are no build root (bookworm-bpo,
 # the one with backports) have no compiler by design; everywhere else a
 # missing cc is a failure.
@@ -52,7 +56,8 @@ prog() {
 	    "$tmp/last" && out | grep -Eq "$want"; then
 		pass "program $name ($got)"
 	else
-		fail "program $name: want /$want/, got '$got' ($(cat "$tmp/last"))"
+		fail "program $name: want /$want/, got '$got'" \
+		    "($(cat "$tmp/last"))"
 		head -c 400 "$tmp/err" | sed 's/^/  stderr: /'
 	fi
 }
@@ -63,7 +68,8 @@ prog "python3 sched_{get,set}affinity(0)" '^affinity [1-9][0-9]* ok$' \
     'exec python3 -c "import os
 s = os.sched_getaffinity(0)
 os.sched_setaffinity(0, s)
-print(\"affinity\", len(s), \"ok\" if os.sched_getaffinity(0) == s else \"changed\")"'
+same = os.sched_getaffinity(0) == s
+print(\"affinity\", len(s), \"ok\" if same else \"changed\")"'
 prog "git init and commit in the workspace" '^commits 1$' '
 	mkdir prog-git && cd prog-git && git init -q &&
 	echo hello > f && git add f &&
@@ -72,7 +78,8 @@ prog "git init and commit in the workspace" '^commits 1$' '
 if [ -n "$CC" ]; then
 	prog "cc compiles and runs hello" '^hello from cc$' '
 		mkdir prog-cc && cd prog-cc &&
-		printf "#include <stdio.h>\nint main(void) { puts(\"hello from cc\"); return 0; }\n" > h.c &&
+		printf "#include <stdio.h>\nint main(void) %s\n" \
+		    "{ puts(\"hello from cc\"); return 0; }" > h.c &&
 		cc -o h h.c && ./h'
 fi
 prog "a TCP server on 127.0.0.1 and its client" '^tcp ok [0-9]+$' \

@@ -103,14 +103,18 @@
 #define KEYCTL_READ_		11
 /* Possessor and user: all; group and other: nothing. */
 #define KEY_PERM_BYK		0x3f3f0000U
-/* sched_setattr(2)'s struct, version 1 (56 bytes), and its flags. */
+/*
+ * sched_setattr(2)'s struct, version 1 (56 bytes), and its flags: what
+ * the kernel gives back is written back as it is but for these two.
+ */
 struct esc_sched_attr {
-	uint32_t	size, policy;
+	uint32_t	size;
+	/* policy; then nice, priority, runtime, deadline, period, clamps. */
+	/* cppcheck-suppress unusedStructMember */
+	uint32_t	policy;
 	uint64_t	flags;
-	int32_t		nice;
-	uint32_t	priority;
-	uint64_t	runtime, deadline, period;
-	uint32_t	util_min, util_max;
+	/* cppcheck-suppress unusedStructMember */
+	uint32_t	rest[10];
 };
 #define SCHED_FLAG_RESET_ON_FORK_	0x01
 
