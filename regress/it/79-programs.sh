@@ -118,6 +118,9 @@ prog "tmux new-session -d, send-keys, capture-pane" '^tmux saw 42$' '
 		    { echo "tmux saw 42"; break; }
 		sleep 0.1; n=$((n + 1))
 	done
+	[ $n -lt 100 ] || echo "tmux pane after 10 s:" \
+	    "$(tmux -L opty list-panes -F "dead=#{pane_dead}" 2>&1)" \
+	    "$(tmux -L opty capture-pane -p 2>&1 | grep . | head -n 5)"
 	tmux -L opty kill-server'
 prog "$VIM -es edits a file" '^edited: bye$' '
 	echo hello > prog-vim.txt &&
