@@ -21,8 +21,9 @@
  * would keep EIO away for ever, so once the parent reports the unit over
  * (nothing of the unit is left to write) a read that finds nothing ends
  * the output too: n_tty flushes the pending input of the port before it
- * answers EAGAIN, so every byte the unit wrote has been read by then.  The relay's one ioctl is TIOCSWINSZ,
- * the only one its seccomp filter lets through (sandbox.c).
+ * answers EAGAIN, so every byte the unit wrote has been read by then.
+ * The relay's one ioctl is TIOCSWINSZ, the only one its seccomp filter
+ * lets through (sandbox.c).
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
