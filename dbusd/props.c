@@ -27,12 +27,18 @@ static const char *const supervisor_only[] = { OPTY_SUPERVISOR_UNIT, NULL };
  * /run is reachable by path but the allowlist below, whatever is created
  * or mounted there after the unit started (docs/UNITS.md).  /run/lock is
  * a private writable tmpfs like Debian's own (size, nosuid, noexec).
+ * /dev/shm is the session's own, so no byk file there is readable; the
+ * rest of /dev stays the host's, for the terminal and nested PTYs
+ * (not PrivateDevices=: docs/UNITS.md).
  */
-static const char *const run_tmpfs[] = {
+static const char *const tmpfs_mounts[] = {
 	"/run:ro,nosuid,noexec",
 	"/run/lock:mode=1777,size=5m,nosuid,noexec",
+	"/dev/shm:mode=1777,nosuid,nodev",
 	NULL
 };
+
+static const char *const native_only[] = { "native", NULL };
 
 /*
  * Bound read-only onto themselves, each optional ("-"): the journal's
@@ -77,10 +83,35 @@ const struct prop_def props_fixed[] = {
 	{ .name = "RemainAfterExit",	.sig = "b", .n = 0 },
 	{ .name = "CollectMode",	.sig = "s", .s = "inactive-or-failed" },
 	{ .name = "AddRef",		.sig = "b", .n = 1 },
-	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = run_tmpfs },
+	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = tmpfs_mounts },
 	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)",
 	    .as = props_run_allow },
 	{ .name = "InaccessiblePaths",	.sig = "as", .as = run_hidden },
+	/*
+	 * What a user shares between its processes, made the session's own
+	 * or read-only (issue 25 item 4).  Each is known to systemd 252; a
+	 * property PID 1 does not know fails the start with its error,
+	 * which the parent logs: closed, never a session without it.
+	 */
+	{ .name = "PrivateTmp",		.sig = "b", .n = 1 },
+	{ .name = "PrivateIPC",		.sig = "b", .n = 1 },
+	{ .name = "ProtectControlGroups", .sig = "b", .n = 1 },
+	/* The allowed namespace types: none. */
+	{ .name = "RestrictNamespaces",	.sig = "t", .n = 0 },
+	{ .name = "LimitCORE",		.sig = "t", .n = 0 },
+	{ .name = "LimitCORESoft",	.sig = "t", .n = 0 },
+	{ .name = "ProtectKernelTunables", .sig = "b", .n = 1 },
+	{ .name = "ProtectKernelModules", .sig = "b", .n = 1 },
+	{ .name = "ProtectKernelLogs",	.sig = "b", .n = 1 },
+	{ .name = "ProtectClock",	.sig = "b", .n = 1 },
+	{ .name = "ProtectHostname",	.sig = "b", .n = 1 },
+	{ .name = "SystemCallArchitectures", .sig = "as",
+	    .as = native_only },
+	{ .name = "LockPersonality",	.sig = "b", .n = 1 },
+	{ .name = "RestrictSUIDSGID",	.sig = "b", .n = 1 },
+	{ .name = "RestrictRealtime",	.sig = "b", .n = 1 },
+	/* Only what the session may ptrace (Landlock: itself) in /proc. */
+	{ .name = "ProtectProc",	.sig = "s", .s = "ptraceable" },
 };
 const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
 

@@ -22,7 +22,9 @@ CLIENT_UNIT=opencode-v2.service
 LIBEXEC=/usr/local/libexec
 : "${TOOLS:?TOOLS is not set}"
 TOOLS=$(cd "$TOOLS" && pwd -P) || exit 1
-tmp=$(mktemp -d) || exit 1
+# Not under /tmp or /var/tmp: a session has its own (PrivateTmp=), and
+# the scripts hand sessions directories and files made here.
+tmp=$(mktemp -d -p /var/lib opty-it.XXXXXX) || exit 1
 chmod 0755 "$tmp"
 trap 'itlib_cleanup' EXIT
 itlib_marker=0

@@ -168,8 +168,9 @@ check Service Delegate 'b false'
 check Service RemainAfterExit 'b false'
 check Unit CollectMode 's "inactive-or-failed"'
 check Service RuntimeMaxUSec 't 120000000'
-check Service TemporaryFileSystem "a(ss) 2 \"/run\" \"ro,nosuid,noexec\" \
-\"/run/lock\" \"mode=1777,size=5m,nosuid,noexec\""
+check Service TemporaryFileSystem "a(ss) 3 \"/run\" \"ro,nosuid,noexec\" \
+\"/run/lock\" \"mode=1777,size=5m,nosuid,noexec\" \
+\"/dev/shm\" \"mode=1777,nosuid,nodev\""
 b=
 for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
     /run/systemd/journal/dev-log /run/systemd/resolve /run/resolvconf; do

@@ -103,8 +103,8 @@ want RuntimeMaxUSec 30s
 # stream and directory is what the sessions above prove.
 uid=$(id -u byk)
 # The private /run (its details: 71-runview.sh).
-want TemporaryFileSystem \
-    '/run:ro,nosuid,noexec /run/lock:mode=1777,size=5m,nosuid,noexec'
+want TemporaryFileSystem '/run:ro,nosuid,noexec '\
+'/run/lock:mode=1777,size=5m,nosuid,noexec /dev/shm:mode=1777,nosuid,nodev'
 want InaccessiblePaths '-/run/dbus -/run/user'
 check "ExecStart is the launcher with encoded args" sh -c \
     "systemctl show -P ExecStart '$unit' | grep -q 'path=$LIBEXEC/opencode-pty-launcher ; argv\[\]=$LIBEXEC/opencode-pty-launcher a'"

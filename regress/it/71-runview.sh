@@ -4,7 +4,10 @@
 # supervisor in the disposable systemd.  A real session unit has the
 # private /run properties as PID 1 shows them and PrivatePIDs= exactly
 # where PID 1 knows it; ordinary commands still work in it; its /run
-# holds only the allowlist; the supervisor logs the Landlock ABI and the
+# holds only the allowlist; what a user shares between its processes
+# (/tmp, /var/tmp, /dev/shm, IPC, the cgroup tree, /proc, user
+# namespaces, core files) is the session's own, against a positive
+# control outside; the supervisor logs the Landlock ABI and the
 # optional hardening, and refuses to start when Landlock is refused to
 # it.  The probes that try to reach the buses and Docker from a session
 # are the attacker table's (70-session and later scripts).
@@ -77,8 +80,8 @@ want() {	# want PROPERTY VALUE
 	if [ "$got" = "$2" ]; then pass "property $1=$2"
 	else fail "property $1: got '$got', want '$2'"; fi
 }
-want TemporaryFileSystem \
-    '/run:ro,nosuid,noexec /run/lock:mode=1777,size=5m,nosuid,noexec'
+want TemporaryFileSystem '/run:ro,nosuid,noexec '\
+'/run/lock:mode=1777,size=5m,nosuid,noexec /dev/shm:mode=1777,nosuid,nodev'
 b=
 for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
     /run/systemd/journal/dev-log /run/systemd/resolve /run/resolvconf; do
@@ -87,6 +90,35 @@ done
 want BindReadOnlyPaths "$b"
 want InaccessiblePaths '-/run/dbus -/run/user'
 want PrivatePIDs "${ppids:+no}"
+# What a user shares between its processes (issue 25 item 4).
+for p in PrivateTmp PrivateIPC ProtectControlGroups ProtectKernelTunables \
+    ProtectKernelModules ProtectKernelLogs ProtectClock ProtectHostname \
+    LockPersonality RestrictSUIDSGID RestrictRealtime; do
+	want $p yes
+done
+want RestrictNamespaces yes
+want LimitCORE 0
+want LimitCORESoft 0
+want SystemCallArchitectures native
+want ProtectProc ptraceable
+# A property PID 1 does not know fails the whole start, with an error
+# that names it (the parent logs that text): a session never starts
+# without one of the above.  The same call without it starts.
+tu=opty-runview-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n').service
+tcall() {
+	busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 \
+	    org.freedesktop.systemd1.Manager StartTransientUnit \
+	    'ssa(sv)a(sa(sv))' "$tu" fail "$@" 0
+}
+if tcall 2 ExecStart 'a(sasb)' 1 /bin/true 1 /bin/true false \
+    OptyNoSuchProperty b true > "$tmp/tu.out" 2>&1; then
+	fail "PID 1 started a unit with an unknown property"
+else
+	check "PID 1 refuses an unknown property, naming it" grep -q \
+	    'OptyNoSuchProperty' "$tmp/tu.out" || sed 's/^/  /' "$tmp/tu.out"
+fi
+check "the same call without it starts the unit" \
+    tcall 1 ExecStart 'a(sasb)' 1 /bin/true 1 /bin/true false
 n=0
 while systemctl is-active -q "$CLIENT_UNIT" && [ $n -lt 100 ]; do
 	sleep 0.1; n=$((n + 1))
@@ -112,6 +144,93 @@ check "getent hosts localhost resolves" grep -Eq \
 client -- /usr/bin/python3 -c 'import os, socket; print(len(os.listdir("/")) > 0, socket.gethostname() != "")'
 expect_exit 1 0 success "python3 runs in a session"
 check "python3 printed its answer" grep -qx 'True True' "$tmp/out"
+
+# --- what a user shares, made the session's own (issue 25 item 4) -----
+# One probe, run in a session and, as the positive control, by a byk
+# process outside any session (runuser): the host's byk objects planted
+# below must be seen by the control and not by the session.
+tag=opty-rv-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
+for d in /tmp /var/tmp /dev/shm; do runuser -u byk -- touch "$d/$tag"; done
+shmid=$(runuser -u byk -- ipcmk -M 4096 | sed -n 's/^Shared memory id: //p')
+qid=$(runuser -u byk -- ipcmk -Q | sed -n 's/^Message queue id: //p')
+probe='t=$0
+echo "tmp:$(ls -A /tmp | tr "\n" " ")"
+echo "vartmp:$(ls -A /var/tmp | tr "\n" " ")"
+echo "shm:$(ls -A /dev/shm | tr "\n" " ")"
+for d in /tmp /var/tmp /dev/shm; do test -e "$d/$t" && echo "seen:$d"; done
+echo "ipcs-m:$(ipcs -m | grep -c "^0x")"
+echo "ipcs-q:$(ipcs -q | grep -c "^0x")"
+echo "cgroupfs:$(findmnt -no OPTIONS /sys/fs/cgroup | cut -d, -f1)"
+echo "core:$(sed -n "s/^Max core file size  *\([^ ]*\)  *\([^ ]*\) .*/\1 \2/p" /proc/self/limits)"
+if unshare -U true 2>/dev/null; then echo userns:yes; else echo userns:no; fi
+echo "pid1:$(test -e /proc/1 && echo seen)"
+for p in /proc/[0-9]*; do grep "^0::" "$p/cgroup" 2>/dev/null; done |
+    sort -u | sed "s/^/cg:/"
+echo "self:$(grep "^0::" /proc/self/cgroup)"
+if tty -s; then
+	echo "tty:$(tty)"
+	echo "nested:$(script -qec tty /dev/null | tr -d "\r")"
+	: < /dev/tty && echo devtty:ok
+fi'
+client -- /bin/sh -c "$probe" "$tag"
+expect_exit 1 0 success "the probe ran in a session"
+cp "$tmp/out" "$tmp/in.out"
+runuser -u byk -- /bin/sh -c "$probe" "$tag" < /dev/null > "$tmp/ctl.out" 2>&1
+for d in /tmp /var/tmp /dev/shm; do rm -f "$d/$tag"; done
+[ -n "$shmid" ] && ipcrm -m "$shmid"
+[ -n "$qid" ] && ipcrm -q "$qid"
+# pair WHAT SESSION-RE CONTROL-RE: a line of the session's output matches
+# the first, one of a byk process's outside matches the second (the
+# probe works, and the host has what the session must not see).
+pair() {
+	if ! grep -Eqx -- "$3" "$tmp/ctl.out"; then
+		fail "$1: the control outside a session has no line '$3'"
+		sed 's/^/  ctl: /' "$tmp/ctl.out"
+	elif grep -Eqx -- "$2" "$tmp/in.out"; then
+		pass "$1 (outside: $(grep -Ex -- "$3" "$tmp/ctl.out" |
+		    head -n 1))"
+	else
+		fail "$1: the session has no line '$2'"
+		sed 's/^/  in: /' "$tmp/in.out"
+	fi
+}
+check "the control made a SysV segment and queue ($shmid, $qid)" \
+    test -n "$shmid" -a -n "$qid"
+pair "/tmp is the session's own and empty" "tmp:" "seen:/tmp"
+pair "/var/tmp is the session's own and empty" "vartmp:" "seen:/var/tmp"
+pair "/dev/shm is the session's own and empty" "shm:" "seen:/dev/shm"
+check "no host file in the session's /tmp, /var/tmp or /dev/shm" \
+    sh -c "! grep '^seen:' '$tmp/in.out'"
+pair "ipcs -m in a session: no SysV segment" "ipcs-m:0" "ipcs-m:[1-9][0-9]*"
+pair "ipcs -q in a session: no SysV queue" "ipcs-q:0" "ipcs-q:[1-9][0-9]*"
+pair "/sys/fs/cgroup is read-only in a session" "cgroupfs:ro" "cgroupfs:rw"
+pair "core file size 0 (soft and hard) in a session" "core:0 0" \
+    "core:.* unlimited"
+pair "unshare -U fails in a session" "userns:no" "userns:yes"
+pair "PID 1 is not in the session's /proc" "pid1:" "pid1:seen"
+# Every PID the session's /proc lists is in the session's own cgroup:
+# the Node service's MainPID (the client of this very session) and any
+# other byk process are absent (ProtectProc=ptraceable with Landlock's
+# ptrace scope).
+self=$(sed -n 's/^self://p' "$tmp/in.out")
+check "the session's cgroup is its unit's ($self)" sh -c \
+    "echo '$self' | grep -Eq 'opencode-pty-[0-9a-f]{32}\.service$'"
+check "ls /proc in a session: only the session's own PIDs" \
+    test "$(grep '^cg:' "$tmp/in.out")" = "cg:$self" ||
+    sed 's/^/  /' "$tmp/in.out"
+check "outside a session /proc lists other cgroups' PIDs" \
+    test "$(grep -c '^cg:' "$tmp/ctl.out")" -gt 1
+check "the client's cgroup is absent from the session's /proc" \
+    sh -c "! grep -q '^cg:.*$CLIENT_UNIT' '$tmp/in.out'"
+# The terminal stays usable (the rest of /dev is the host's).
+check "tty, a nested terminal (script) and /dev/tty work in a session" \
+    sh -c "grep -Eqx 'tty:/dev/pts/[0-9]+' '$tmp/in.out' &&
+    grep -Eqx 'nested:/dev/pts/[0-9]+' '$tmp/in.out' &&
+    grep -qx devtty:ok '$tmp/in.out' &&
+    test \"\$(sed -n 's/^tty://p' '$tmp/in.out')\" != \
+    \"\$(sed -n 's/^nested://p' '$tmp/in.out')\"" ||
+    sed 's/^/  /' "$tmp/in.out"
+check "no session unit left" wait_no_units 20
 
 # The session's /run: the allowlist and nothing else of the host's.
 client -- /bin/sh -c 'ls -A1 /run; echo --; ls -A1 /run/systemd; echo --; ls -A1 /run/systemd/journal'

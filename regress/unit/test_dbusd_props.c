@@ -71,7 +71,8 @@ static const char *const expect_base[] = {
 	"StandardOutputFileDescriptor=h:stream",
 	"StandardErrorFileDescriptor=h:dir",
 	"TemporaryFileSystem=a(ss):[(/run;ro,nosuid,noexec),"
-	    "(/run/lock;mode=1777,size=5m,nosuid,noexec)]",
+	    "(/run/lock;mode=1777,size=5m,nosuid,noexec),"
+	    "(/dev/shm;mode=1777,nosuid,nodev)]",
 	"BindReadOnlyPaths=a(ssbt):["
 	    "(/run/systemd/journal/socket;/run/systemd/journal/socket;true;0),"
 	    "(/run/systemd/journal/stdout;/run/systemd/journal/stdout;true;0),"
@@ -79,6 +80,22 @@ static const char *const expect_base[] = {
 	    "(/run/systemd/resolve;/run/systemd/resolve;true;0),"
 	    "(/run/resolvconf;/run/resolvconf;true;0)]",
 	"InaccessiblePaths=as:[-/run/dbus,-/run/user]",
+	"PrivateTmp=b:true",
+	"PrivateIPC=b:true",
+	"ProtectControlGroups=b:true",
+	"RestrictNamespaces=t:0",
+	"LimitCORE=t:0",
+	"LimitCORESoft=t:0",
+	"ProtectKernelTunables=b:true",
+	"ProtectKernelModules=b:true",
+	"ProtectKernelLogs=b:true",
+	"ProtectClock=b:true",
+	"ProtectHostname=b:true",
+	"SystemCallArchitectures=as:[native]",
+	"LockPersonality=b:true",
+	"RestrictSUIDSGID=b:true",
+	"RestrictRealtime=b:true",
+	"ProtectProc=s:ptraceable",
 };
 #define NBASE	(sizeof(expect_base) / sizeof(expect_base[0]))
 
