@@ -36,6 +36,7 @@
 #include "proto/config.h"
 #include "proto/frame.h"
 #include "proto/log.h"
+#include "parent/features.h"
 #include "parent/parent.h"
 
 /* Refusals any peer can cause, one line each, within a limit. */
@@ -215,6 +216,22 @@ auth_dumpable(const struct session *s, const char *when)
 	return ERR_AUTH_DUMPABLE;
 }
 
+/*
+ * Below Landlock ABI 6, by the operator's opt-in only (features.c):
+ * every admission says what its session lacks, so no log reader takes
+ * it for a scoped one.
+ */
+static void
+auth_unscoped(const struct session *s)
+{
+	if (features_unscoped())
+		log_warnx("session %u: admission of client pid %ld: the "
+		    "session runs WITHOUT Landlock signal and abstract UNIX "
+		    "socket scoping (kernel below Landlock ABI 6); allowed "
+		    "only because %s=1 is set", s->sid, (long)s->auth_pid,
+		    OPTY_ALLOW_UNSCOPED_ENV);
+}
+
 static void	auth_read_done(struct dbusd_req *, void *);
 static void	auth_read(struct session *);
 
@@ -336,8 +353,10 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	else if (s->state == SS_AUTH) {	/* admission: must fit the peer */
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
 		    (code = auth_dumpable(s, "admission")) == 0 &&
-		    (code = auth_alive(s)) == 0)
+		    (code = auth_alive(s)) == 0) {
 			s->auth_id = id;
+			auth_unscoped(s);
+		}
 	} else if ((code = ident_check(&id, s->client_pid)) == 0) {
 		/* STARTING: still the admitted identity */
 		if (memcmp(id.invocation, s->invocation, 16) != 0)

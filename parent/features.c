@@ -14,11 +14,13 @@
 
 #include "dbusd/dbusd.h"
 #include "dbusd/props.h"
+#include "proto/config.h"
 #include "proto/landlock.h"
 #include "proto/log.h"
 #include "parent/features.h"
 
 static int	ll_abi;
+static int	ll_unscoped;	/* below ABI 6, by the operator's opt-in */
 static char	ll_text[192];
 
 static const char *
@@ -59,6 +61,51 @@ landlock_check(void)
 	if (ll_abi < OPTY_LANDLOCK_ABI_MIN)
 		fatalx("Landlock is required (kernel >= 5.19): %s", ll_text);
 	log_info("%s", ll_text);
+}
+
+/*
+ * Below ABI 6 the session's domain scopes neither signals nor abstract
+ * UNIX sockets: a command could kill, or connect to an abstract socket
+ * of, any process of its user, the Node service included.  That is
+ * refused unless the operator accepts it in the unit, read once, never
+ * from anybody who can reach the socket.  Anything but 0 or 1 is a
+ * typo and stops the start, on any kernel.
+ */
+static void
+landlock_scope_check(void)
+{
+	const char	*v;
+	int		 allow;
+
+	v = getenv(OPTY_ALLOW_UNSCOPED_ENV);
+	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		fatalx("%s=%s: must be 0 or 1 (anything else is refused, "
+		    "as if unset)", OPTY_ALLOW_UNSCOPED_ENV, v);
+	allow = v != NULL && strcmp(v, "1") == 0;
+	if (ll_abi >= OPTY_LANDLOCK_ABI_SCOPE) {
+		if (allow)
+			log_info("%s=1 has no effect: Landlock ABI %d scopes "
+			    "signals and abstract UNIX sockets",
+			    OPTY_ALLOW_UNSCOPED_ENV, ll_abi);
+		return;
+	}
+	if (!allow)
+		fatalx("Landlock ABI %d is below ABI %d: Linux >= 6.12 "
+		    "(Landlock ABI 6: signal and abstract UNIX socket "
+		    "scoping) is required, or set %s=1 in the unit to serve "
+		    "sessions without that scoping (docs/UNITS.md)", ll_abi,
+		    OPTY_LANDLOCK_ABI_SCOPE, OPTY_ALLOW_UNSCOPED_ENV);
+	ll_unscoped = 1;
+	log_warnx("%s=1: Landlock ABI %d: sessions run WITHOUT signal and "
+	    "abstract UNIX socket scoping: a command can signal any %s "
+	    "process and connect to its abstract sockets (docs/UNITS.md)",
+	    OPTY_ALLOW_UNSCOPED_ENV, ll_abi, OPTY_USER);
+}
+
+int
+features_unscoped(void)
+{
+	return ll_unscoped;
 }
 
 /* What every session's launcher puts in force, for the session's log. */
@@ -127,6 +174,7 @@ void
 features_check(void)
 {
 	landlock_check();
+	landlock_scope_check();
 	var_run_check();
 	resolv_check();
 }
@@ -142,6 +190,6 @@ features_report(struct dbusd *bus)
 	    "deaf to its signals), Landlock signal and abstract socket "
 	    "scoping %s", pi.version,
 	    pi.private_pids ? "known to PID 1" : "unknown to PID 1",
-	    ll_abi >= OPTY_LANDLOCK_ABI_SCOPE ? "yes" :
-	    "no (Landlock ABI >= 6 needed)");
+	    ll_unscoped ? "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV
+	    "=1)" : "yes");
 }
