@@ -15,7 +15,7 @@ PKGS="gcc make pkg-config libc6-dev libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
-valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++"
+valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++ debhelper lintian"
 
 missing=""
 for p in $PKGS; do
