@@ -17,7 +17,7 @@ libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
 valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++
-tmux vim-tiny"
+tmux vim-tiny debhelper lintian"
 
 missing=""
 for p in $PKGS; do

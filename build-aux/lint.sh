@@ -70,6 +70,8 @@ mk "$LINT_BUILD/scan/gen/opty-confs.h" ||
     fail "cannot generate the readiness configuration header"
 mk "$LINT_BUILD/scan/gen/opty-relay-sha256.h" ||
     fail "cannot generate the relay digest header"
+mk "$LINT_BUILD/scan/paths/opty-paths.h" ||
+    fail "cannot generate the settings header"
 gen=$LINT_BUILD/scan/gen
 case "$cflags$REPO$gen" in
 *'"'*|*\\*) fail "flags or paths hold a quote or backslash" ;;
@@ -98,6 +100,7 @@ echo "lint: cppcheck on $nfiles files"
 cppcheck -q --enable=warning,style,performance,portability \
     --error-exitcode=1 --inline-suppr --std=c11 --platform=unix64 \
     --library=posix --library=gnu -D_GNU_SOURCE -I"$REPO" -I"$gen" \
+    -I"$LINT_BUILD/scan/paths" \
     --suppressions-list="$REPO/lint/cppcheck.supp" -j"$LINT_JOBS" \
     --template='{file}:{line}:{column}: {severity}({id}): {message}' \
     $files || { echo "lint: cppcheck found problems" >&2; rc=1; }

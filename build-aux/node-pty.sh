@@ -69,6 +69,7 @@ if ! npmpkg_stamp "$NPM_CACHE/$NPM_VERSION" npm "$NPM_VERSION" ||
 fi
 
 npmpkg_tmp "$CACHE"
+npmpkg_registry
 mkdir "$NPMPKG_TMP/package" &&
     echo '{ "name": "opty-node-pty", "private": true }' \
     > "$NPMPKG_TMP/package/package.json" || npmpkg_die "cannot write"

@@ -20,7 +20,10 @@
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
-REGISTRY=${OPTY_NPM_REGISTRY:-https://registry.npmjs.org}
+#
+# The registry is npm's own configuration (npmpkg_registry): no address
+# is written here, and none is printed.
+REGISTRY=${OPTY_NPM_REGISTRY:-}
 # node.sh keeps the name its caches already carry.
 NPMPKG_STAMP=${NPMPKG_STAMP:-.opty-npm}
 
@@ -28,6 +31,25 @@ npmpkg_die()
 {
 	echo "${NPMPKG_WHO:-npmpkg.sh}: FAIL: $*" >&2
 	exit 1
+}
+
+# npmpkg_registry: REGISTRY, if not set already, from OPTY_NPM_REGISTRY or
+# else `npm config get registry` (npm's npmrc files, its environment and
+# its own default), without the trailing slash.
+npmpkg_registry()
+{
+	[ -n "$REGISTRY" ] || {
+		command -v npm >/dev/null 2>&1 || npmpkg_die "npm is missing:" \
+		    "the npm registry comes from npm's configuration (make" \
+		    "deps), or set OPTY_NPM_REGISTRY"
+		REGISTRY=$(npm config get registry 2>/dev/null | tail -n 1)
+	}
+	REGISTRY=${REGISTRY%/}
+	case $REGISTRY in
+	http://?* | https://?* | file:///?*) ;;
+	*) npmpkg_die "npm's configured registry is not a URL" \
+	    "(npm config get registry)" ;;
+	esac
 }
 
 npmpkg_version()
@@ -59,8 +81,9 @@ npmpkg_fetch()
 {
 	pkg=$1 ver=$2
 	shift 2
+	npmpkg_registry
 	curl -fsS --retry 3 -o "$NPMPKG_TMP/meta.json" "$REGISTRY/$pkg/$ver" ||
-	    npmpkg_die "cannot read $REGISTRY/$pkg/$ver"
+	    npmpkg_die "cannot read the registry's metadata of $pkg@$ver"
 	integrity=$(npmpkg_field integrity)
 	tarball=$(npmpkg_field tarball)
 	case $integrity in
@@ -69,13 +92,14 @@ npmpkg_fetch()
 	esac
 	case $tarball in
 	"$REGISTRY"/?*) ;;
-	*) npmpkg_die "$pkg@$ver: tarball '$tarball' is not on $REGISTRY" ;;
+	*) npmpkg_die "$pkg@$ver: its tarball is not on the configured" \
+	    "registry" ;;
 	esac
 	want=$(printf '%s' "$integrity" | base64 -d | od -An -v -tx1 |
 	    tr -d ' \n')
 	echo "$NPMPKG_WHO: fetching $pkg@$ver" >&2
 	curl -fsS --retry 3 -o "$NPMPKG_TMP/pkg.tgz" "$tarball" ||
-	    npmpkg_die "cannot fetch $tarball"
+	    npmpkg_die "cannot fetch the tarball of $pkg@$ver"
 	got=$(sha512sum "$NPMPKG_TMP/pkg.tgz" | cut -d' ' -f1)
 	[ -n "$want" ] && [ "$got" = "$want" ] ||
 	    npmpkg_die "$pkg@$ver: sha512 mismatch"

@@ -12,13 +12,19 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-SYSUSERSDIR	?= /etc/sysusers.d
-
-OPTY_UNITS	:= etc/opencode-pty-supervisor.service etc/opencode-pty.slice
+# The files in etc/ carry @LIBEXECDIR@, @SESSION_USER@... (the
+# GNUmakefile's settings): the copies `make all` fills in under
+# $(BUILD)/etc are the ones installed (and bound by the readiness
+# verifier).  UNITDIR and SYSUSERSDIR are set in the GNUmakefile.
+OPTY_UNITS	:= $(BUILD)/etc/opencode-pty-supervisor.service \
+		   $(BUILD)/etc/opencode-pty.slice
 OPTY_DROPIN_DIR	:= opencode-v2.service.d
-OPTY_DROPINS	:= etc/$(OPTY_DROPIN_DIR)/10-opencode-pty-readiness.conf
+OPTY_DROPINS	:= $(BUILD)/etc/$(OPTY_DROPIN_DIR)/10-opencode-pty-readiness.conf
 # Written by the relay's engineer; whatever is there is installed.
-OPTY_SYSUSERS	:= $(sort $(wildcard etc/sysusers.d/*.conf))
+OPTY_SYSUSERS	:= $(addprefix $(BUILD)/,\
+		     $(sort $(wildcard etc/sysusers.d/*.conf)))
+GENERATED	+= $(patsubst $(BUILD)/%,%,$(OPTY_UNITS) $(OPTY_DROPINS) \
+		     $(OPTY_SYSUSERS))
 
 # The installed copies, as install-check sees them.
 OPTY_INSTALLED_CONF := \
@@ -35,7 +41,7 @@ SCRIPT_TESTS	+= regress/host/units-verify.sh
 # Files only: nothing is enabled, started or reloaded (gate 2).  The one
 # exception is the relay's system user, created on a real install (no
 # DESTDIR) because the supervisor cannot start without it.
-install-units:
+install-units: $(OPTY_UNITS) $(OPTY_DROPINS) $(OPTY_SYSUSERS)
 	install -d -o root -g root -m 0755 $(DESTDIR)$(UNITDIR) \
 	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)
 	install -o root -g root -m 0644 $(OPTY_UNITS) $(DESTDIR)$(UNITDIR)/

@@ -15,7 +15,8 @@ FUZZ_SECONDS		?= 60
 FUZZ_SMOKE_SECONDS	?= 10
 FUZZ_CFLAGS		:= -std=gnu11 -D_GNU_SOURCE= -g -O1 \
 			   -fsanitize=fuzzer,address,undefined \
-			   -fno-sanitize-recover=all $(WARN) -I$(CURDIR)
+			   -fno-sanitize-recover=all $(WARN) -I$(CURDIR) \
+			   -I$(BUILD)/paths
 
 FUZZ_HARNESSES		:= fuzz_framerd fuzz_start fuzz_imsg \
 			   fuzz_argdecode fuzz_marker
@@ -40,7 +41,7 @@ endef
 
 $(foreach h,$(FUZZ_HARNESSES),$(eval $(call fuzz_rule,$(h))))
 
-$(BUILD)/fuzz/obj/%.o: %.c
+$(BUILD)/fuzz/obj/%.o: %.c $(PATHS_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 

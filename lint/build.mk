@@ -7,7 +7,8 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-SCRIPT_TESTS	+= regress/host/lint.sh regress/host/hygiene.sh
+SCRIPT_TESTS	+= regress/host/lint.sh regress/host/hygiene.sh \
+		   regress/host/no-registry-host.sh
 
 # The client is linked static-pie and the sanitizer runtimes link only
 # dynamically into a PIE: under SAN it is built without them.

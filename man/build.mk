@@ -4,10 +4,14 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-MAN8		+= man/opencode-pty-supervisor.8 man/opencode-pty-launcher.8 \
-		   man/opencode-pty-client.8 \
-		   man/opencode-pty-verify-readiness.8
-MAN5		+= man/opencode-pty.5
+# The pages in man/ carry @LIBEXECDIR@... (the GNUmakefile's settings):
+# the filled-in copies under $(BUILD)/man are installed.
+MAN8		+= $(BUILD)/man/opencode-pty-supervisor.8 \
+		   $(BUILD)/man/opencode-pty-launcher.8 \
+		   $(BUILD)/man/opencode-pty-client.8 \
+		   $(BUILD)/man/opencode-pty-verify-readiness.8
+MAN5		+= $(BUILD)/man/opencode-pty.5
+GENERATED	+= $(patsubst $(BUILD)/%,%,$(MAN8) $(MAN5))
 INSTALL_TARGETS	+= install-man
 SCRIPT_TESTS	+= regress/host/mandoc-lint.sh
 

@@ -46,6 +46,7 @@ $(PARENT_RELAY_GEN): $(BUILD)/bin/opencode-pty-relay
 	printf '#define OPTY_RELAY_SHA256 "%s"\n' "$$d" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BUILD)/obj/parent/relayproc.o: parent/relayproc.c $(PARENT_RELAY_GEN)
+$(BUILD)/obj/parent/relayproc.o: parent/relayproc.c $(PARENT_RELAY_GEN) \
+    $(PATHS_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ parent/relayproc.c

@@ -8,11 +8,15 @@
 #ifndef OPTY_CONFIG_H
 #define OPTY_CONFIG_H
 
-#ifndef OPTY_LIBEXECDIR
-#define OPTY_LIBEXECDIR		"/usr/local/libexec"
-#endif
-#ifndef OPTY_USER
-#define OPTY_USER		"byk"		/* runs the client and units */
+/*
+ * OPTY_LIBEXECDIR, OPTY_USER (runs the client and the session units) and
+ * the other settings of the install come from the GNUmakefile (PREFIX,
+ * LIBEXECDIR, SESSION_USER...), through the header it generates from
+ * them: one set of settings for the programs, the units and the pages.
+ */
+#include "opty-paths.h"
+#if !defined(OPTY_LIBEXECDIR) || !defined(OPTY_USER)
+#error "opty-paths.h does not define the settings (see the GNUmakefile)"
 #endif
 #ifndef OPTY_RELAY_USER
 #define OPTY_RELAY_USER		"opencode-pty-relay"

@@ -44,7 +44,8 @@ $(READINESS_GEN): readiness-revision-always
 	    "$$commit" "pty-source:sha256:$$src" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BUILD)/obj/readiness/revision.o: readiness/revision.c $(READINESS_GEN)
+$(BUILD)/obj/readiness/revision.o: readiness/revision.c $(READINESS_GEN) \
+    $(PATHS_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ readiness/revision.c
 
@@ -59,7 +60,8 @@ READINESS_CONFS	= $(foreach f,$(OPTY_UNITS),$(UNITDIR)/$(notdir $(f))=$(f)) \
 READINESS_CONF_GEN := $(BUILD)/gen/opty-confs.h
 
 # Rewritten only when a digest or an installed path changes.
-$(READINESS_CONF_GEN): readiness-revision-always
+$(READINESS_CONF_GEN): readiness-revision-always $(OPTY_UNITS) \
+    $(OPTY_DROPINS) $(OPTY_SYSUSERS)
 	@mkdir -p $(@D)
 	@set -e; \
 	{ echo '#define OPTY_CONF_RECORDS \'; \
@@ -76,7 +78,8 @@ $(READINESS_CONF_GEN): readiness-revision-always
 	done; echo; } > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BUILD)/obj/readiness/confs.o: readiness/confs.c $(READINESS_CONF_GEN)
+$(BUILD)/obj/readiness/confs.o: readiness/confs.c $(READINESS_CONF_GEN) \
+    $(PATHS_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ readiness/confs.c
 

@@ -73,6 +73,7 @@ for f in $scripts; do
 	if [ -x "$f" ]; then set -- "./$f"; else set -- /bin/sh "$f"; fi
 	t0=$(date +%s%N)
 	harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" \
+	    USR_PATHS="${USR_PATHS:-}" \
 	    timeout -k 5 "$IT_TIMEOUT" "$@" 2>&1
 	rc=$?
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))

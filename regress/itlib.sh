@@ -19,7 +19,8 @@ finish() { [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"; [ "$fa
 
 SUP=opencode-pty-supervisor.service
 CLIENT_UNIT=opencode-v2.service
-LIBEXEC=/usr/local/libexec
+# 12-paths.sh runs its sessions from the install of other settings.
+LIBEXEC=${IT_LIBEXEC:-/usr/local/libexec}
 : "${TOOLS:?TOOLS is not set}"
 TOOLS=$(cd "$TOOLS" && pwd -P) || exit 1
 # Not under /tmp or /var/tmp: a session has its own (PrivateTmp=), and

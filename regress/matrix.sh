@@ -187,5 +187,9 @@ for n in $MATRIX; do
 done
 [ $failed = 0 ] || nfail=$((nfail > 0 ? nfail : 1))
 matrix_recap
+# What the versions printed names no package registry host (issue 26).
+sh "$REPO/regress/host/no-registry-host.sh" "$out"/* ||
+    fail "a log of this run names a package registry host"
+[ $failed = 0 ] || nfail=$((nfail > 0 ? nfail : 1))
 echo "$passed passed, $nfail failed"
 [ $failed = 0 ] && [ $nfail = 0 ]

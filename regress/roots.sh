@@ -24,7 +24,9 @@
 set -u
 OPTY_ROOTS=${OPTY_ROOTS:-/var/cache/opencode-pty/roots}
 OPTY_ROOTS_MAX_AGE=${OPTY_ROOTS_MAX_AGE:-30}
-MIRROR=${OPTY_MIRROR:-http://deb.debian.org/debian}
+# The Debian mirror: OPTY_MIRROR, else the host's own apt configuration
+# (roots_mirror), read only when a tree is to be made.  Never printed.
+MIRROR=${OPTY_MIRROR:-}
 
 # What the suite runs inside the container: the supervisor's libraries,
 # systemd and D-Bus (a user bus too), and the tools the scripts call.
@@ -45,6 +47,55 @@ libseccomp-dev libcmocka-dev"
 roots_log()
 {
 	echo "roots: $*" >&2
+}
+
+# roots_mirror: sets MIRROR to the first Debian archive URI of the host's
+# apt sources (one-line .list files and deb822 .sources files, in apt's
+# order): the first "deb" entry for a Debian release or its -updates or
+# -backports suite, not the security archive.  No such entry: a failure
+# that says what to set.
+roots_mirror()
+{
+	local f re
+	[ -n "$MIRROR" ] && return 0
+	re='^(oldoldstable|oldstable|stable|testing|unstable|buster|bullseye'
+	re="$re|bookworm|trixie|forky|duke|sid)(-updates|-backports)?\$"
+	MIRROR=$(for f in /etc/apt/sources.list \
+	    /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sources) awk '
+		    function flush() {
+			if (deb && uri != "" && ok) print uri
+			deb = 0; uri = ""; ok = 0
+		    }
+		    /^[ \t]*#/ { next }
+		    /^[ \t]*$/ { flush(); next }
+		    tolower($1) == "types:" {
+			for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+		    tolower($1) == "uris:" { uri = $2 }
+		    tolower($1) == "enabled:" && tolower($2) == "no" { deb = 0 }
+		    tolower($1) == "suites:" {
+			for (i = 2; i <= NF; i++) if (suite($i)) ok = 1 }
+		    END { flush() }
+		    function suite(s) {
+			return s ~ re
+		    }' re="$re" "$f" ;;
+		*) awk '
+		    $1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++
+			if ($i ~ /^\[/ || $i ~ /\]$/) i++
+			if ($(i + 1) ~ re)
+				print $i
+		    }' re="$re" "$f" ;;
+		esac
+	done | sed -n '/^[a-z+]*:\/\//{s,/*$,,;p;q;}')
+	[ -n "$MIRROR" ] && return 0
+	roots_log "no Debian archive in the host's apt sources" \
+	    "(/etc/apt/sources.list, /etc/apt/sources.list.d/):" \
+	    "set OPTY_MIRROR to a Debian mirror's URL"
+	return 1
 }
 
 # roots_spec NAME: suite, the libevent runtime's name there, and whether
@@ -123,7 +174,9 @@ roots_build()
 	    { roots_log "debootstrap is missing (run: make deps)"; return 1; }
 	rm -rf "$new" || return 1
 	mkdir -p "$OPTY_ROOTS" || return 1
-	roots_log "$name: debootstrap $suite (this downloads from $MIRROR)"
+	roots_mirror || return 1
+	roots_log "$name: debootstrap $suite (this downloads from the" \
+	    "host's Debian mirror)"
 	if ! debootstrap --variant=minbase --include="$pkgs" "$suite" "$new" \
 	    "$MIRROR" > "$OPTY_ROOTS/$name.log" 2>&1; then
 		tail -n 20 "$OPTY_ROOTS/$name.log" >&2

@@ -69,7 +69,7 @@ want() {
 }
 want 1.0.1 "sha512 mismatch"
 want 1.0.2 "no sha512 integrity"
-want 1.0.3 "is not on file://$reg"
+want 1.0.3 "is not on the configured registry"
 want 1.0.x "bad version"
 [ -z "$(ls -A "$tmp/cache" | grep -v '^1\.0\.0$')" ] ||
     bad "temporary directories left: $(ls -A "$tmp/cache")"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# units-verify.sh: host-level test of the unit files in etc/ (run by
-# `make check-unit`; test-only, never installed; any user).  Needs no
-# running systemd and no built binaries:
+# units-verify.sh: host-level test of the unit files of etc/ as `make
+# all` fills in its settings under $BUILD/etc (run by `make check-unit`;
+# test-only, never installed; any user).  Needs no running systemd and
+# no built binaries:
 #  1. the supervisor unit keeps every directive of the seed 000 pilot
 #     unit (regress/data/seed-supervisor.service) except Type=;
 #  2. `systemd-analyze verify --root=` is silent on the units and the
@@ -18,12 +19,12 @@
 
 set -u
 REPO=$(cd "$(dirname "$0")/../.." && pwd -P)
-ETC=$REPO/etc
+BUILD=${BUILD:-build}
+case $BUILD in /*) ETC=$BUILD/etc ;; *) ETC=$REPO/$BUILD/etc ;; esac
 SEED=$REPO/regress/data/seed-supervisor.service
 SUP=$ETC/opencode-pty-supervisor.service
 SLICE=$ETC/opencode-pty.slice
 DROPIN=$ETC/opencode-v2.service.d/10-opencode-pty-readiness.conf
-LIBEXEC=/usr/local/libexec
 failed=0
 
 fail()
@@ -37,8 +38,13 @@ for c in systemd-analyze install mktemp; do
 	    { echo "units-verify: FAIL: $c is missing (make deps)" >&2; exit 1; }
 done
 for f in "$SEED" "$SUP" "$SLICE" "$DROPIN"; do
-	[ -f "$f" ] || { echo "units-verify: FAIL: $f is missing" >&2; exit 1; }
+	[ -f "$f" ] || { echo "units-verify: FAIL: $f is missing" \
+	    "(make all)" >&2; exit 1; }
 done
+# The configured directory of the programs, as the unit names it.
+LIBEXEC=$(sed -n 's|^ExecStart=\(/.*\)/opencode-pty-supervisor$|\1|p' "$SUP")
+[ -n "$LIBEXEC" ] || { echo "units-verify: FAIL: no ExecStart= of the" \
+    "supervisor in $SUP" >&2; exit 1; }
 
 # Key=value lines of a unit, without comments or blank lines.
 directives()

@@ -56,16 +56,17 @@ cleanup()
 }
 trap cleanup EXIT
 
-# 1. The installed files are the reviewed ones, root:root 0644.
+# 1. The installed files are the reviewed ones with the build's settings
+# filled in ($BUILD/etc, from etc/), root:root 0644.
 for f in $SUP $SLICE $DROPIN; do
 	if [ ! -f "$U/$f" ]; then
 		fail "$U/$f is not installed"
 		continue
 	fi
-	if cmp -s "etc/$f" "$U/$f"; then
-		pass "$U/$f is etc/$f"
+	if cmp -s "$BUILD/etc/$f" "$U/$f"; then
+		pass "$U/$f is $BUILD/etc/$f"
 	else
-		fail "$U/$f differs from etc/$f"
+		fail "$U/$f differs from $BUILD/etc/$f"
 	fi
 	st=$(stat -c '%U:%G %a' "$U/$f")
 	verdict "$U/$f is $st" "$U/$f is $st, not root:root 644" \

@@ -44,7 +44,8 @@ $(FORGED_GEN): $(BUILD)/tools/opty-forgedrelay
 	printf '#define OPTY_RELAY_SHA256 "%s"\n' "$$d" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BUILD)/obj-forgedrelay/parent/relayproc.o: parent/relayproc.c $(FORGED_GEN)
+$(BUILD)/obj-forgedrelay/parent/relayproc.o: parent/relayproc.c $(FORGED_GEN) \
+    $(PATHS_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD)/gen/forgedrelay -MMD -MP -c -o $@ \
 	    parent/relayproc.c
