@@ -70,7 +70,8 @@ fi
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
-    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -t 30 -- /bin/sleep 3
+    -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -t 30 -- /bin/sleep 8
+# 8 s: some thirty reads below, on a host that may be busy.
 n=0
 while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 unit=$(pty_units | head -n 1)
@@ -120,7 +121,7 @@ fi
 check "the same call without it starts the unit" \
     tcall 1 ExecStart 'a(sasb)' 1 /bin/true 1 /bin/true false
 n=0
-while systemctl is-active -q "$CLIENT_UNIT" && [ $n -lt 100 ]; do
+while systemctl is-active -q "$CLIENT_UNIT" && [ $n -lt 200 ]; do
 	sleep 0.1; n=$((n + 1))
 done
 check "the session ended and its unit is gone" wait_no_units 20
