@@ -157,6 +157,16 @@ bg_wait() {
 	head -c 2000 "$tmp/out" | sed 's/^/  stdout: /'
 }
 
+# wait_for WHAT CMD...: up to 20 s for CMD to succeed.
+wait_for() {
+	what=$1; shift
+	n=0
+	until "$@"; do
+		[ $n -ge 200 ] && { fail "timed out waiting: $what"; return 1; }
+		sleep 0.1; n=$((n + 1))
+	done
+}
+
 sup_stop() { systemctl stop "$SUP"; systemctl reset-failed "$SUP" 2>/dev/null; }
 
 # The strictly named session units that exist right now.

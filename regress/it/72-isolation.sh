@@ -63,16 +63,6 @@ echo "Landlock ABI $abi"
 
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 
-# wait_for WHAT CMD...: up to 20 s for CMD to succeed.
-wait_for() {
-	what=$1; shift
-	n=0
-	until "$@"; do
-		[ $n -ge 200 ] && { fail "timed out waiting: $what"; return 1; }
-		sleep 0.1; n=$((n + 1))
-	done
-}
-
 # The fake Docker daemon: a new process unlinks and re-binds the socket
 # (/var/run is a link to /run here; a separate /var/run gets its own).
 listen_start() {

@@ -74,16 +74,6 @@ install -d -o root -g root -m 0755 "$ESCDIR" &&
 jc0=$(jcursor)
 sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
 
-# wait_for WHAT CMD...: up to 20 s for CMD to succeed.
-wait_for() {
-	what=$1; shift
-	n=0
-	until "$@"; do
-		[ $n -ge 200 ] && { fail "timed out waiting: $what"; return 1; }
-		sleep 0.1; n=$((n + 1))
-	done
-}
-
 # The targets outside the session, all byk's: a decoy process, a UNIX
 # socket in /tmp, files in /var/tmp and /dev/shm, SysV and POSIX IPC, a
 # key, and the user manager (as lingering starts it) with its cgroup.
