@@ -6,7 +6,10 @@
 # registry binary package) with curl; libatomic1 and libstdc++6 are
 # what that binary links against.  python3 and g++ are node-gyp's, for
 # make bench's node-pty (build-aux/node-pty.sh).  tmux and vim-tiny run
-# inside a session in regress/it/79-programs.sh.
+# inside a session in regress/it/79-programs.sh, as do ssh and an sshd
+# (openssh-server is installed without being started or enabled on the
+# host: the tests start it in their container).  nftables and iproute2:
+# the loopback table (regress/it/81-loopback.sh).
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -17,7 +20,8 @@ libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
 valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++
-tmux vim-tiny debhelper lintian"
+tmux vim-tiny debhelper lintian openssh-client openssh-server nftables
+iproute2"
 
 missing=""
 for p in $PKGS; do
@@ -33,5 +37,18 @@ fi
 echo "install-deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
+# No daemon is started by the install (policy-rc.d's 101: "action
+# forbidden"); an sshd this script brought is not enabled either.
+# An existing policy-rc.d is the machine's own and is left as it is.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e $policy ]; then
+	printf '#!/bin/sh\nexit 101\n' > $policy
+	chmod 0755 $policy
+	trap 'rm -f $policy' EXIT
+fi
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
+case " $missing " in
+*" openssh-server "*)
+	systemctl disable -q ssh.service ssh.socket 2>/dev/null || true ;;
+esac

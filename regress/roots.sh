@@ -38,8 +38,12 @@ strace git ca-certificates"
 # a rebuild of every tree.  libatomic1: the npm registry's Node binary
 # links it (regress/node/, 76-node.sh); the build trees have it already.
 # tmux and vim-tiny: the nested terminal and the editor that
-# regress/it/79-programs.sh runs inside a session.
-EXTRA="libatomic1 tmux vim-tiny"
+# regress/it/79-programs.sh runs inside a session.  openssh-client and
+# -server: 79-programs.sh's `ssh -t` in a session, to an sshd the test
+# starts in the container.  nftables and iproute2: the loopback table of
+# the Node service's listeners (81-loopback.sh).
+EXTRA="libatomic1 tmux vim-tiny openssh-client openssh-server nftables
+iproute2"
 # The release's own compiler and headers: make -Werror runs in the tree.
 BUILDPKGS="gcc libc6-dev pkg-config libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev"
