@@ -41,14 +41,13 @@ static const char *const tmpfs_mounts[] = {
 static const char *const native_only[] = { "native", NULL };
 
 /*
- * Bound read-only onto themselves, each optional ("-"): the journal's
- * three input sockets and the resolver's directories.  Directories, not
- * files, where a daemon replaces files by rename.
+ * Bound read-only onto themselves, each optional ("-"): the resolver's
+ * directories.  Directories, not files, where a daemon replaces files by
+ * rename.  Not the journal's sockets: LogNamespace= below binds its
+ * instance's directory over /run/systemd/journal, and a bind of the
+ * host's sockets beneath would lead back to the main journal.
  */
 const char *const props_run_allow[] = {
-	"-/run/systemd/journal/socket",
-	"-/run/systemd/journal/stdout",
-	"-/run/systemd/journal/dev-log",
 	"-/run/systemd/resolve",
 	"-/run/resolvconf",
 	NULL
@@ -112,6 +111,14 @@ const struct prop_def props_fixed[] = {
 	{ .name = "RestrictRealtime",	.sig = "b", .n = 1 },
 	/* Only what the session may ptrace (Landlock: itself) in /proc. */
 	{ .name = "ProtectProc",	.sig = "s", .s = "ptraceable" },
+	/*
+	 * Every line the session logs (syslog, stream, native) goes to a
+	 * journald instance of its own, configured by the package's
+	 * journald@opencode-pty.conf: no wall at any priority, bounded in
+	 * size, so no session wakes every terminal or pushes the main
+	 * journal's lines out (issue 25 item 8, docs/UNITS.md).
+	 */
+	{ .name = "LogNamespace",	.sig = "s", .s = "opencode-pty" },
 };
 const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
 

@@ -74,9 +74,6 @@ static const char *const expect_base[] = {
 	    "(/run/lock;mode=1777,size=5m,nosuid,noexec),"
 	    "(/dev/shm;mode=1777,nosuid,nodev)]",
 	"BindReadOnlyPaths=a(ssbt):["
-	    "(/run/systemd/journal/socket;/run/systemd/journal/socket;true;0),"
-	    "(/run/systemd/journal/stdout;/run/systemd/journal/stdout;true;0),"
-	    "(/run/systemd/journal/dev-log;/run/systemd/journal/dev-log;true;0),"
 	    "(/run/systemd/resolve;/run/systemd/resolve;true;0),"
 	    "(/run/resolvconf;/run/resolvconf;true;0)]",
 	"InaccessiblePaths=as:[-/run/dbus,-/run/user]",
@@ -96,6 +93,7 @@ static const char *const expect_base[] = {
 	"RestrictSUIDSGID=b:true",
 	"RestrictRealtime=b:true",
 	"ProtectProc=s:ptraceable",
+	"LogNamespace=s:opencode-pty",
 };
 #define NBASE	(sizeof(expect_base) / sizeof(expect_base[0]))
 
