@@ -10,6 +10,8 @@
 #ifndef OPTY_DBUSD_H
 #define OPTY_DBUSD_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,6 +109,14 @@ int	dbusd_unit_kill_begin(struct dbusd *, const char *, int,
 int	dbusd_unit_kill_end(struct dbusd_req *);
 int	dbusd_unit_method_send(struct dbusd *, enum unit_method,
 	    const char *);
+/*
+ * The devpts instance of a session unit: a transient mount unit whose
+ * devices belong to uid and gid; sent and answered as a start call
+ * (dbusd_start_send, dbusd_start_end).  Its StopUnit is not waited for.
+ */
+int	dbusd_pts_prepare(struct dbusd *, const char *, uid_t, gid_t,
+	    struct dbusd_req **);
+int	dbusd_pts_stop_send(struct dbusd *, const char *);
 
 /* Blocking forms: start-up sweep and shutdown only. */
 int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
@@ -119,5 +129,13 @@ void	dbusd_pid1_info(const struct dbusd *, struct pid1_info *);
 int	unit_name_valid(const char *);
 /* A fresh random valid name; 0 or -errno. */
 int	unit_name_new(char [64]);
+
+/* A session's devpts mount: its unit and mount point (dbusd/name.c). */
+struct pts_names {
+	char	unit[64];
+	char	where[96];
+};
+/* From a valid session unit name; 0 or -EINVAL. */
+int	unit_pts_names(const char *, struct pts_names *);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * name.c: the one grammar of transient unit names the root parent will
- * create, stop or sweep: opencode-pty-<32 lowercase hex>.service.  Pure
- * code, runs in the root parent; a name that fails here is never sent to
- * systemd, so a lookalike unit can never be touched.
+ * create, stop or sweep: opencode-pty-<32 lowercase hex>.service, and
+ * the session's terminal mount named from it.  Pure code, runs in the
+ * root parent; a name that fails here is never sent to systemd, so a
+ * lookalike unit can never be touched.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -65,5 +66,25 @@ unit_name_new(char out[64])
 	/* 13 + 32 + 8 + NUL = 54 bytes: always fits in 64. */
 	(void)snprintf(out, 64, "%s%s%s", OPTY_UNIT_PREFIX, id,
 	    OPTY_UNIT_SUFFIX);
+	return 0;
+}
+
+/*
+ * The mount unit of a session's devpts instance and its mount point,
+ * both made from the session unit's own id: only a valid session name
+ * gives one, so no other mount can ever be named.
+ */
+int
+unit_pts_names(const char *unit, struct pts_names *out)
+{
+	const char	*hex;
+
+	if (!unit_name_valid(unit))
+		return -EINVAL;
+	hex = unit + strlen(OPTY_UNIT_PREFIX);
+	(void)snprintf(out->unit, sizeof(out->unit), "%s%.*s%s",
+	    OPTY_PTS_UNIT_PREFIX, NAME_HEXLEN, hex, OPTY_PTS_UNIT_SUFFIX);
+	(void)snprintf(out->where, sizeof(out->where), "%s/%.*s",
+	    OPTY_PTS_DIR, NAME_HEXLEN, hex);
 	return 0;
 }

@@ -252,6 +252,25 @@ append_exec(sd_bus_message *m, const struct props_in *in)
 	return 0;
 }
 
+/*
+ * The session's own devpts instance over /dev/pts: its terminal and
+ * every terminal it makes are there, and no other terminal of the host
+ * is.  /dev/ptmx, a device node or a link to pts/ptmx, reaches the
+ * instance mounted on the pts beside it, so nested terminals come from
+ * it too.  Not optional: a session whose mount is gone does not start.
+ */
+static int
+append_pts_bind(sd_bus_message *m, const char *unit)
+{
+	struct pts_names	pn;
+	int			r;
+
+	if ((r = unit_pts_names(unit, &pn)) < 0)
+		return r;
+	return sd_bus_message_append(m, "(sv)", "BindPaths", "a(ssbt)", 1,
+	    pn.where, "/dev/pts", 0, (uint64_t)0);
+}
+
 static int
 append_dynamic(sd_bus_message *m, const struct props_in *in)
 {
@@ -277,10 +296,11 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	 * handler for: ^C, SIGNAL frames, the stop's SIGTERM (measured,
 	 * docs/LAUNCHER.md).
 	 */
-	if (in->runtime_sec > 0)
-		return sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
-		    (uint64_t)in->runtime_sec * USEC_PER_SEC);
-	return 0;
+	if (in->runtime_sec > 0 &&
+	    (r = sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
+	    (uint64_t)in->runtime_sec * USEC_PER_SEC)) < 0)
+		return r;
+	return append_pts_bind(m, in->name);
 }
 
 static int
@@ -337,6 +357,54 @@ props_start_message(sd_bus *bus, const struct props_in *in,
 	/* "fail": never replace a queued job on a unit of that name. */
 	if ((r = sd_bus_message_append(m, "ss", in->name, "fail")) < 0 ||
 	    (r = props_append(m, in)) < 0 ||
+	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
+		sd_bus_message_unref(m);
+		return r;
+	}
+	*out = m;
+	return 0;
+}
+
+/*
+ * A session's devpts instance, mounted by PID 1 (the parent has no
+ * CAP_SYS_ADMIN): a new instance whose terminals are made the session
+ * user's, group tty, 0620, so no chown is needed; ptmx 0666 since the
+ * session's /dev/ptmx may be a link to it (systemd-nspawn makes one);
+ * at most OPTY_PTS_MAX terminals.  The mount point's parents are made
+ * 0700: only root reaches it on the host.  Bound to the supervisor, it
+ * goes with it; unmounted lazily, so a descriptor still open (the
+ * relay's master) never keeps it mounted.
+ */
+int
+props_pts_message(sd_bus *bus, const struct pts_names *pn, uid_t uid,
+    gid_t gid, sd_bus_message **out)
+{
+	sd_bus_message	*m = NULL;
+	char		 opts[160];
+	int		 r;
+
+	*out = NULL;
+	(void)snprintf(opts, sizeof(opts), "newinstance,ptmxmode=0666,"
+	    "mode=0620,uid=%u,gid=%u,max=%d,nosuid,noexec", (unsigned)uid,
+	    (unsigned)gid, OPTY_PTS_MAX);
+	r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
+	    "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
+	    "StartTransientUnit");
+	if (r < 0)
+		return r;
+	if ((r = sd_bus_message_append(m, "ss", pn->unit, "fail")) < 0 ||
+	    (r = sd_bus_message_append(m, "a(sv)", 11,
+	    "Description", "s", "OpenCode isolated PTY terminals",
+	    "What", "s", "devpts",
+	    "Where", "s", pn->where,
+	    "Type", "s", "devpts",
+	    "Options", "s", opts,
+	    "DirectoryMode", "u", (uint32_t)0700,
+	    "LazyUnmount", "b", 1,
+	    "DefaultDependencies", "b", 0,
+	    "BindsTo", "as", 1, OPTY_SUPERVISOR_UNIT,
+	    "After", "as", 1, OPTY_SUPERVISOR_UNIT,
+	    "CollectMode", "s", "inactive-or-failed")) < 0 ||
 	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
 		sd_bus_message_unref(m);
 		return r;

@@ -10,6 +10,8 @@
 #ifndef OPTY_PROPS_H
 #define OPTY_PROPS_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +50,10 @@ struct props_in {
 int	props_append(sd_bus_message *, const struct props_in *);
 /* A complete StartTransientUnit call, ready to send; 0 or -errno. */
 int	props_start_message(sd_bus *, const struct props_in *,
+	    sd_bus_message **);
+struct pts_names;
+/* The same for a session's devpts mount unit. */
+int	props_pts_message(sd_bus *, const struct pts_names *, uid_t, gid_t,
 	    sd_bus_message **);
 
 #endif

@@ -66,6 +66,41 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
 }
 
 int
+dbusd_pts_prepare(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
+    struct dbusd_req **out)
+{
+	struct pts_names	 pn;
+	struct dbusd_req	*req;
+	int			 r;
+
+	*out = NULL;
+	if ((r = unit_pts_names(unit, &pn)) < 0)
+		return r;
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	if ((r = props_pts_message(d->bus, &pn, uid, gid, &req->msg)) < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s",
+	    pn.unit);
+	*out = req;
+	return 0;
+}
+
+int
+dbusd_pts_stop_send(struct dbusd *d, const char *unit)
+{
+	struct pts_names	 pn;
+	struct dbusd_req	*req;
+	int			 r;
+
+	if ((r = unit_pts_names(unit, &pn)) < 0)
+		return r;
+	return call_unit_method(d, UM_STOP, pn.unit, &req);
+}
+
+int
 dbusd_start_send(struct dbusd_req *req, dbusd_req_cb cb, void *arg)
 {
 	int	 r;

@@ -57,6 +57,8 @@ parent_make_rundir(void)
 	rundir_own(OPTY_RUNDIR, parent->user_gid, 0750);
 	rundir_own(OPTY_EMPTY_DIR, 0, 0555);
 	emptydir_check(OPTY_EMPTY_DIR);
+	/* Sessions' devpts mount points: root's alone (parent/pts.c). */
+	rundir_own(OPTY_PTS_DIR, 0, 0700);
 }
 
 int

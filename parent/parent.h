@@ -71,6 +71,13 @@ void	auth_drop(struct session *);
 /* start.c: a failed call is PEV_START_FAILED. */
 void	start_prepare(struct session *, struct imsg *);
 int	start_send(struct session *, int);
+int	start_unit(struct session *);
+void	start_drop(struct session *);
+
+/* pts.c: posts PEV_PTS_READY or PEV_START_FAILED. */
+int	pts_begin(struct session *);
+void	pts_end(struct session *);
+void	pts_timer(int, short, void *);
 
 /* watch.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE. */
 void	watch_follow(struct session *);

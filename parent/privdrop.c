@@ -1,16 +1,14 @@
 /*
- * privdrop.c: the root parent gives up every capability but one once
- * the relay runs (trust level: root parent).  What the parent does
- * afterwards needs no other: the system bus checks its uid, not a
- * capability; a client's liveness is poll() on a pidfd; the run
- * directory was made and chowned before (parent_make_rundir).  The one
- * kept is CAP_CHOWN, for fchown() of each session's fresh terminal to
- * the session user (parent/pty.c); in the parent's mount namespace
- * (ProtectSystem=strict, private /dev and /tmp) almost nothing else is
- * writable to use it on.  The parent stays uid 0 for PID 1
- * (StartTransientUnit with User= is accepted from uid 0 only), and
- * locks the securebits so that nothing, not even an exec of a
- * root-owned file, gives any other capability back.
+ * privdrop.c: the root parent gives up every capability once the relay
+ * runs (trust level: root parent).  What the parent does afterwards
+ * needs none: the system bus checks its uid, not a capability; a
+ * client's liveness is poll() on a pidfd; the run directory was made
+ * and chowned before (parent_make_rundir); a session's terminal is made
+ * the session user's by its devpts instance's mount options, which PID
+ * 1 mounts (parent/pts.c), so no chown is left to do.  The parent stays
+ * uid 0 for PID 1 (StartTransientUnit with User= is accepted from uid 0
+ * only), and locks the securebits so that nothing, not even an exec of
+ * a root-owned file, gives any capability back.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -34,8 +32,6 @@ _Static_assert(PARENT_SECUREBITS == (SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
     SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
     SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED), "PARENT_SECUREBITS");
 
-#define KEPT_CAP	CAP_CHOWN
-
 /* Needs CAP_SETPCAP, so it runs before capset() empties the rest. */
 static void
 drop_bounding(void)
@@ -44,8 +40,7 @@ drop_bounding(void)
 
 	for (cap = 0; (rv = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0;
 	    cap++)
-		if (rv == 1 && cap != KEPT_CAP &&
-		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+		if (rv == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
 			fatal("PR_CAPBSET_DROP %d", cap);
 	if (errno != EINVAL)
 		fatal("PR_CAPBSET_READ");
@@ -63,13 +58,6 @@ caps_io(int set, struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3])
 		fatal(set ? "capset" : "capget");
 }
 
-/* The kept capability's bit in 32-bit word i of a capability set. */
-static uint32_t
-kept_set(size_t i)
-{
-	return i == (size_t)(KEPT_CAP / 32) ? 1u << (KEPT_CAP % 32) : 0;
-}
-
 /* Proof, not hope: every set is read back from the kernel. */
 static void
 check_dropped(void)
@@ -81,15 +69,13 @@ check_dropped(void)
 	memset(data, 0xff, sizeof(data));
 	caps_io(0, data);
 	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
-		if (data[i].effective != kept_set(i) ||
-		    data[i].permitted != kept_set(i) ||
+		if (data[i].effective != 0 || data[i].permitted != 0 ||
 		    data[i].inheritable != 0)
 			fatalx("capabilities left after the drop");
 	for (cap = 0; (rv = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0;
 	    cap++) {
-		if (rv != (cap == KEPT_CAP))
-			fatalx("capability %d %s in the bounding set", cap,
-			    rv ? "left" : "missing");
+		if (rv != 0)
+			fatalx("capability %d left in the bounding set", cap);
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0,
 		    0) != 0)
 			fatalx("capability %d left in the ambient set", cap);
@@ -112,11 +98,9 @@ parent_drop_privileges(void)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
 		fatal("PR_CAP_AMBIENT_CLEAR_ALL");
 	memset(data, 0, sizeof(data));
-	data[KEPT_CAP / 32].effective = kept_set(KEPT_CAP / 32);
-	data[KEPT_CAP / 32].permitted = kept_set(KEPT_CAP / 32);
 	caps_io(1, data);
 	check_dropped();
-	log_info("capabilities kept: cap_chown only (effective, permitted "
-	    "and bounding sets, for the session terminals; inheritable and "
-	    "ambient sets empty); securebits %#lx locked", PARENT_SECUREBITS);
+	log_info("capabilities kept: none (effective, permitted, "
+	    "inheritable, bounding and ambient sets empty); securebits %#lx "
+	    "locked", PARENT_SECUREBITS);
 }

@@ -1,9 +1,12 @@
 /*
  * pty.c: each session's terminal, made by the root parent as sshd's
  * monitor makes one (trust level: root parent).  The master is opened
- * here, the peer taken from it with TIOCGPTPEER (no path is looked up,
- * so no name in /dev/pts can be raced), the first window size set, and
- * the peer given to the session user with the tty group.  The peer goes
+ * from the session's own devpts instance (mounted by PID 1 for it, see
+ * dbusd/props.c), the peer taken from it with TIOCGPTPEER (no path is
+ * looked up, so no name can be raced), and the first window size set.
+ * The instance's mount options make every terminal in it the session
+ * user's, group tty, 0620: no chown, so the parent keeps no capability
+ * for it; what the kernel made is read back and checked.  The peer goes
  * to the unit as its terminal, the master to the relay; the parent keeps
  * neither once the unit's start is decided (start.c).
  *
@@ -12,11 +15,14 @@
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -29,6 +35,9 @@
 #endif
 
 #define PTY_PEER_MODE	0620
+#ifndef DEVPTS_SUPER_MAGIC
+#define DEVPTS_SUPER_MAGIC	0x1cd1
+#endif
 
 /*
  * Non-blocking master: the relay reads and writes it from its event
@@ -36,13 +45,13 @@
  * a command expects of its terminal.
  */
 static int
-pty_master(int *peerp)
+pty_master(const char *ptmx, int oflags, int *peerp)
 {
 	int	 master, unlock = 0;
 
 	*peerp = -1;
-	if ((master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC |
-	    O_NONBLOCK)) == -1)
+	if ((master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC |
+	    O_NONBLOCK | oflags)) == -1)
 		return -1;
 	if (ioctl(master, TIOCSPTLCK, &unlock) == -1 ||
 	    (*peerp = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY |
@@ -70,16 +79,45 @@ pty_termios(int peer)
 	return tcsetattr(peer, TCSANOW, &t);
 }
 
+/*
+ * The peer as the command will be given it, read back from the kernel:
+ * a terminal of the session's instance, the user's, group tty, 0620.
+ */
+static int
+pty_peer_ok(const struct pty_spec *ps, int master, int peer)
+{
+	struct statfs	 sf;
+	struct stat	 st, dir;
+
+	if (fstatfs(master, &sf) == -1 || fstat(peer, &st) == -1 ||
+	    stat(ps->pts_dir, &dir) == -1)
+		return -1;
+	if (sf.f_type != DEVPTS_SUPER_MAGIC || st.st_dev != dir.st_dev ||
+	    !S_ISCHR(st.st_mode) || st.st_uid != ps->uid ||
+	    st.st_gid != ps->tty_gid ||
+	    (st.st_mode & 07777) != PTY_PEER_MODE) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
 /* On failure *whatp names the step, for the caller's log line. */
 int
 pty_open(const struct pty_spec *ps, int *peerp, const char **whatp)
 {
 	struct winsize	 ws;
-	struct stat	 st;
+	char		 ptmx[PATH_MAX];
 	int		 master, peer, saved;
 
-	*whatp = "/dev/ptmx, TIOCGPTPEER";
-	if ((master = pty_master(&peer)) == -1)
+	*whatp = "the instance's ptmx, TIOCGPTPEER";
+	if (snprintf(ptmx, sizeof(ptmx), "%s/ptmx", ps->pts_dir) >=
+	    (int)sizeof(ptmx)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* The instance's own node, never a link out of it. */
+	if ((master = pty_master(ptmx, O_NOFOLLOW, &peer)) == -1)
 		return -1;
 	memset(&ws, 0, sizeof(ws));
 	ws.ws_row = ps->rows;
@@ -90,24 +128,9 @@ pty_open(const struct pty_spec *ps, int *peerp, const char **whatp)
 	*whatp = "termios";
 	if (pty_termios(peer) == -1)
 		goto fail;
-	/* The mode first: once the user owns it, only CAP_FOWNER could. */
-	*whatp = "fchmod";
-	if (fchmod(peer, PTY_PEER_MODE) == -1)
+	*whatp = "the peer's instance, owner or mode read back";
+	if (pty_peer_ok(ps, master, peer) == -1)
 		goto fail;
-	*whatp = "fchown";
-	if (fchown(peer, ps->uid, ps->tty_gid) == -1)
-		goto fail;
-	*whatp = "fstat";
-	if (fstat(peer, &st) == -1)
-		goto fail;
-	/* What the command will be given, read back from the kernel. */
-	*whatp = "the peer's owner or mode read back";
-	if (!S_ISCHR(st.st_mode) || st.st_uid != ps->uid ||
-	    st.st_gid != ps->tty_gid ||
-	    (st.st_mode & 07777) != PTY_PEER_MODE) {
-		errno = EPERM;
-		goto fail;
-	}
 	*peerp = peer;
 	return master;
 fail:
@@ -134,7 +157,8 @@ pty_check(void)
 	if ((gr = getgrnam(PTY_GROUP)) == NULL)
 		fatalx("group %s not found: the session's terminal is given "
 		    "to it", PTY_GROUP);
-	if ((master = pty_master(&peer)) == -1)
+	/* The unit's private /dev: systemd makes ptmx a link to pts/ptmx. */
+	if ((master = pty_master("/dev/ptmx", 0, &peer)) == -1)
 		fatal("a terminal cannot be made (/dev/ptmx, TIOCGPTPEER: "
 		    "Linux >= 4.13 is required)");
 	close(peer);

@@ -18,6 +18,7 @@ struct pty_spec {
 	uint16_t	cols;
 	uid_t		uid;		/* the session user */
 	gid_t		tty_gid;
+	const char	*pts_dir;	/* the session's devpts instance */
 };
 
 /* The master (non-blocking); *peerp the terminal for the unit. */

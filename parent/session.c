@@ -58,27 +58,35 @@ session_send_code(struct session *s, uint32_t type, int code)
 	session_send(s, type, -1, &c, sizeof(c));
 }
 
-/* The transition running keeps going on the emptied slot. */
+/*
+ * The transition running keeps going on the emptied slot; the slot's
+ * timers and its last mount point outlive the session.
+ */
 static void
-session_clear(struct session *s, uint32_t sid, struct event *timer,
-    int in_event)
+session_clear(struct session *s)
 {
+	struct session	keep = *s;
+
 	memset(s, 0, sizeof(*s));
-	s->sid = sid;
+	s->sid = keep.sid;
 	s->relay_end = -1;
 	s->pidfd = -1;
-	s->timer = timer;
-	s->in_event = in_event;
+	s->dirfd = -1;
+	s->timer = keep.timer;
+	s->pts_timer = keep.pts_timer;
+	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
+	s->in_event = keep.in_event;
 }
 
 void
 parent_session_init(struct session *s, uint32_t sid)
 {
-	struct event	*timer;
-
-	if ((timer = evtimer_new(parent->base, watch_timer, s)) == NULL)
+	memset(s, 0, sizeof(*s));
+	s->sid = sid;
+	if ((s->timer = evtimer_new(parent->base, watch_timer, s)) == NULL ||
+	    (s->pts_timer = evtimer_new(parent->base, pts_timer, s)) == NULL)
 		fatalx("evtimer_new");
-	session_clear(s, sid, timer, 0);
+	session_clear(s);
 }
 
 /* Everything the slot holds is given back; the slot is FREE. */
@@ -86,15 +94,14 @@ static void
 session_reset(struct session *s)
 {
 	auth_drop(s);
-	if (s->relay_end != -1)
-		close(s->relay_end);
+	start_drop(s);
+	pts_end(s);
 	if (s->pidfd != -1)
 		close(s->pidfd);
 	dbusd_req_free(s->req);		/* cancels what is in flight */
-	dbusd_req_free(s->start_call);
 	dbusd_req_free(s->kill_req);
 	evtimer_del(s->timer);
-	session_clear(s, s->sid, s->timer, s->in_event);
+	session_clear(s);
 }
 
 /* Slots past admission: each may hold a unit. */
@@ -169,12 +176,26 @@ session_start_refused(struct session *s, int code)
 	session_send_code(s, IMSG_START_FAIL, code);
 }
 
-/* STARTING, AUTH_DONE: the call goes to PID 1, or the start fails. */
+/*
+ * STARTING, AUTH_DONE: the session's devpts instance is asked of PID 1,
+ * or the start fails.
+ */
 static int
 act_start_send(struct session *s, struct imsg *m, int code)
 {
 	(void)m;
 	if ((code = start_send(s, code)) == 0)
+		return GO_NEXT;
+	session_start_refused(s, code);
+	return GO_ALT;
+}
+
+/* STARTING, PTS_READY: the terminal is made and the unit asked for. */
+static int
+act_start_unit(struct session *s, struct imsg *m, int code)
+{
+	(void)m, (void)code;
+	if ((code = start_unit(s)) == 0)
 		return GO_NEXT;
 	session_start_refused(s, code);
 	return GO_ALT;
@@ -289,6 +310,7 @@ static const struct session_row session_table[] = {
 	ROW(ADMITTED,	START_REQ,	act_start_begin,   STARTING, STARTING),
 	ROW(ADMITTED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
 	ROW(STARTING,	AUTH_DONE,	act_start_send,	   STARTING, ENDED),
+	ROW(STARTING,	PTS_READY,	act_start_unit,	   STARTING, ENDED),
 	ROW(STARTING,	START_FAILED,	act_start_failed,  ENDED, ENDED),
 	ROW(STARTING,	JOB_DONE,	act_start_ok,	   RUNNING, STARTING),
 	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),

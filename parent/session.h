@@ -28,7 +28,8 @@ enum parent_session_ev {
 	PEV_CLOSE_REQ,		/* relay: the client is gone */
 	PEV_SIGNAL_REQ,		/* relay: a signal for the command */
 	PEV_AUTH_DONE,		/* auth.c: an identity check ended (code) */
-	PEV_START_FAILED,	/* start.c: StartTransientUnit failed */
+	PEV_START_FAILED,	/* start.c, pts.c: a StartTransientUnit failed */
+	PEV_PTS_READY,		/* pts.c: the session's devpts is mounted */
 	PEV_JOB_DONE,		/* watch.c: the unit's start job ended */
 	PEV_EXITED,		/* watch.c: main process reaped, unit quiet */
 	PEV_GONE,		/* watch.c: the unit no longer exists */
@@ -72,10 +73,25 @@ struct session {
 	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
 	struct unit_state	 result;	/* read once the main exited */
 	struct event		*timer;		/* the next state read */
-	/* start.c: the call built at START_REQ, sent after the re-check. */
+	/*
+	 * start.c: the request and directory kept from START_REQ until the
+	 * terminal's instance is mounted; then the call, built and sent.
+	 */
 	struct dbusd_req	*start_call;
+	uint8_t			*start_msg;
+	size_t			 start_len;
+	int			 dirfd;
 	/* directory check, told after auth */
 	int			 start_code;
+	/* pts.c: the devpts mount unit's start in flight, and its wait */
+	struct pts_names	 pts;
+	struct dbusd_req	*pts_req;
+	int			 pts_made;	/* a mount unit may exist */
+	struct event		*pts_timer;
+	uint64_t		 pts_deadline;	/* CLOCK_MONOTONIC usec */
+	uint32_t		 pts_wait_usec;
+	/* the slot's last mount point, removed at its next start */
+	char			 pts_old[96];
 	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */
 	/* queued admission's turn, or 0 */

@@ -1,10 +1,11 @@
 /*
  * start.c: the start of a session's unit (root parent).  Checks the
- * directory descriptor against what the client claimed, opens the
- * session's terminal, builds the StartTransientUnit call and, once
- * session.c has had the client authenticated again, sends it without
- * blocking the parent's loop.  The relay's decoding is not trusted: the
- * request is decoded again here from the imsg payload.
+ * directory descriptor against what the client claimed and keeps the
+ * request; once session.c has had the client authenticated again, names
+ * the unit and has its devpts instance mounted (pts.c); then opens the
+ * session's terminal in it, builds the StartTransientUnit call and sends
+ * it without blocking the parent's loop.  The relay's decoding is not
+ * trusted: the request is decoded again here from the imsg payload.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,6 +38,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 	ps.cols = a->fixed.cols;
 	ps.uid = parent->user_uid;
 	ps.tty_gid = parent->tty_gid;
+	ps.pts_dir = s->pts.where;
 	if ((master = pty_open(&ps, &peer, &what)) == -1) {
 		log_warn("session %u: terminal: %s", s->sid, what);
 		return ERR_INTERNAL;
@@ -45,13 +48,6 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 		log_warn("directory socket");
 		close(master);
 		close(peer);
-		return ERR_INTERNAL;
-	}
-	if (unit_name_new(s->unit) < 0) {
-		log_warn("unit name");
-		close(master);
-		close(peer);
-		close(ds);
 		return ERR_INTERNAL;
 	}
 	memset(&spec, 0, sizeof(spec));
@@ -75,7 +71,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 	return 0;
 }
 
-static void
+void
 start_drop(struct session *s)
 {
 	dbusd_req_free(s->start_call);
@@ -83,6 +79,12 @@ start_drop(struct session *s)
 	if (s->relay_end != -1)
 		close(s->relay_end);
 	s->relay_end = -1;
+	free(s->start_msg);
+	s->start_msg = NULL;
+	s->start_len = 0;
+	if (s->dirfd != -1)
+		close(s->dirfd);
+	s->dirfd = -1;
 }
 
 /* PID 1's answer to the call; only its failure is news for session.c. */
@@ -113,16 +115,45 @@ start_done(struct dbusd_req *req, void *arg)
 }
 
 /*
- * The client's identity was checked again (code: its result): the
- * prepared call is sent.  0, or the code to refuse the start with.
+ * The client's identity was checked again (code: its result): the unit
+ * is named and its terminal's instance asked for.  0, or the code to
+ * refuse the start with.
  */
 int
 start_send(struct session *s, int code)
 {
-	int	 r;
-
 	if (code == 0)
 		code = s->start_code;
+	if (code == 0 && unit_name_new(s->unit) < 0) {
+		log_warn("unit name");
+		code = ERR_INTERNAL;
+	}
+	if (code == 0)
+		code = pts_begin(s);
+	if (code != 0)
+		start_drop(s);
+	return code;
+}
+
+/*
+ * The instance is mounted: the terminal is made in it and the call
+ * built from the kept request, then sent.  0, or the code to refuse
+ * the start with.
+ */
+int
+start_unit(struct session *s)
+{
+	struct start_args	 a;
+	int			 code, r;
+
+	if (msg_start_decode(s->start_msg, s->start_len, &a) != 0)
+		fatalx("session %u: the kept start request no longer decodes",
+		    s->sid);
+	code = start_build(s, &a, s->dirfd);
+	free(s->start_msg);
+	s->start_msg = NULL;
+	close(s->dirfd);
+	s->dirfd = -1;
 	if (code != 0) {
 		start_drop(s);
 		return code;
@@ -144,9 +175,9 @@ start_send(struct session *s, int code)
 }
 
 /*
- * The relay's START_REQ: the directory is checked and the call built,
- * to be sent once the client is authenticated again; a failure of
- * either is kept for then.
+ * The relay's START_REQ: the directory is checked and the request kept
+ * until the start can be built; a failure is kept to be told after the
+ * client's identity is checked again.
  */
 void
 start_prepare(struct session *s, struct imsg *m)
@@ -163,7 +194,17 @@ start_prepare(struct session *s, struct imsg *m)
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
-	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) == 0)
-		s->start_code = start_build(s, &a, dirfd);
-	close(dirfd);
+	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) != 0) {
+		close(dirfd);
+		return;
+	}
+	if ((s->start_msg = malloc(m->hdr.len)) == NULL) {
+		log_warn("session %u: start request", s->sid);
+		s->start_code = ERR_INTERNAL;
+		close(dirfd);
+		return;
+	}
+	memcpy(s->start_msg, m->data, m->hdr.len);
+	s->start_len = m->hdr.len;
+	s->dirfd = dirfd;
 }

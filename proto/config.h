@@ -27,6 +27,21 @@
 #define OPTY_RUNDIR		"/run/opencode-pty"
 #define OPTY_SOCKET_PATH	OPTY_RUNDIR "/supervisor.sock"
 #define OPTY_EMPTY_DIR		OPTY_RUNDIR "/empty"	/* relay's chroot */
+/*
+ * Each session's own devpts instance is mounted by PID 1 (a transient
+ * mount unit) at OPTY_PTS_DIR/<the session unit's hex id>, a directory
+ * only root can enter; the session sees it as its /dev/pts.  The unit's
+ * name is that path, escaped as systemd names mount units.
+ */
+#define OPTY_PTS_DIR		OPTY_RUNDIR "/pts"
+#define OPTY_PTS_UNIT_PREFIX	"run-opencode\\x2dpty-pts-"
+#define OPTY_PTS_UNIT_SUFFIX	".mount"
+/*
+ * Terminals one session may hold, its own included (devpts max=).  The
+ * kernel keeps kernel.pty.reserve (1024) of kernel.pty.max (4096) for
+ * the host's own instance: 16 sessions of 128 leave the rest to others.
+ */
+#define OPTY_PTS_MAX		128
 
 #define OPTY_CLIENT_UNIT	"opencode-v2.service"
 #define OPTY_CLIENT_CGROUP	"/system.slice/opencode-v2.service"

@@ -70,6 +70,9 @@ static const char *const expect_base[] = {
 	"StandardInputFileDescriptor=h:stream",
 	"StandardOutputFileDescriptor=h:stream",
 	"StandardErrorFileDescriptor=h:dir",
+	/* The session's own devpts instance, named from the unit's id. */
+	"BindPaths=a(ssbt):[(" OPTY_PTS_DIR
+	    "/0123456789abcdef0123456789abcdef;/dev/pts;false;0)]",
 	"TemporaryFileSystem=a(ss):[(/run;ro,nosuid,noexec),"
 	    "(/run/lock;mode=1777,size=5m,nosuid,noexec),"
 	    "(/dev/shm;mode=1777,nosuid,nodev)]",

@@ -32,6 +32,7 @@ struct parent		*parent = &t_parent;
 static int	 t_relay = -1;		/* the relay's end of the channel */
 static int	 t_auth_code = -1;	/* auth_begin() refuses at once */
 static int	 t_start_code;		/* start_send()'s answer */
+static int	 t_unit_code;		/* start_unit()'s answer */
 static char	 t_calls[256];		/* the steps called, in order */
 
 static void
@@ -76,10 +77,38 @@ start_prepare(struct session *s, struct imsg *m)
 int
 start_send(struct session *s, int code)
 {
-	if (code == 0 && t_start_code == 0)
-		s->unit_made = 1;
+	(void)s;
 	called("start_send");
 	return code != 0 ? code : t_start_code;
+}
+
+int
+start_unit(struct session *s)
+{
+	if (t_unit_code == 0)
+		s->unit_made = 1;
+	called("start_unit");
+	return t_unit_code;
+}
+
+void
+start_drop(struct session *s)
+{
+	(void)s;
+}
+
+void
+pts_end(struct session *s)
+{
+	(void)s;
+}
+
+void
+pts_timer(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	(void)arg;
 }
 
 void
@@ -252,6 +281,10 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_STARTING);
 	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
+	assert_int_equal(s->unit_made, 0);
+	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_int_equal(s->state, SS_STARTING);
+	assert_int_equal(s->unit_made, 1);
 	assert_true((s->relay_end = dup(2)) != -1);
 	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
@@ -272,7 +305,7 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
-	    "auth_revalidate start_send watch_stop watch_check "
+	    "auth_revalidate start_send start_unit watch_stop watch_check "
 	    "journal_session ");
 }
 
@@ -346,6 +379,41 @@ test_close_while_starting(void **state)
 	assert_int_equal(relay_reads(1, NULL, NULL), IMSG_CLOSED);
 }
 
+/*
+ * The terminal's instance mounted, the unit refused at once (no unit
+ * made): the start fails; a mount that never came is a failed start too,
+ * and a close then frees the slot at once.
+ */
+static void
+test_pts_steps(void **state)
+{
+	struct session		*s = &parent->sessions[2];
+	struct imsg_close	 c = { 0, 0 };
+	uint32_t		 code;
+
+	(void)state;
+	t_start_code = 0;
+	s->state = SS_STARTING;
+	t_unit_code = ERR_INTERNAL;
+	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(2, NULL, &code), IMSG_START_FAIL);
+	assert_int_equal(code, ERR_INTERNAL);
+	t_unit_code = 0;
+	s->state = SS_STARTING;
+	assert_int_equal(parent_session_event(s, PEV_START_FAILED, NULL, 0),
+	    0);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(2, NULL, &code), IMSG_START_FAIL);
+	assert_int_equal(code, ERR_START);
+	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
+	    sizeof(c)), 0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(relay_reads(2, NULL, NULL), IMSG_CLOSED);
+	/* A mount ready after the close has no row: nothing happens. */
+	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), -1);
+}
+
 int
 main(void)
 {
@@ -357,6 +425,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_while_starting,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pts_steps, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

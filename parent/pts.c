@@ -1,0 +1,152 @@
+/*
+ * pts.c: each session's own devpts instance (root parent).  The parent
+ * has no CAP_SYS_ADMIN, so PID 1 mounts it: a transient mount unit named
+ * from the session unit (dbusd/name.c), asked for once the client is
+ * authenticated again.  That the instance is there is read from the
+ * kernel (statfs of the mount point), never from a signal; the session's
+ * terminal is then made in it (start.c, pty.c).  At the session's end
+ * the mount unit is stopped, and its empty mount point, left by PID 1,
+ * is removed when the slot starts its next session.  Posts
+ * PEV_PTS_READY or PEV_START_FAILED.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+ */
+#include <sys/statfs.h>
+#include <sys/time.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "proto/imsg.h"
+#include "proto/log.h"
+#include "parent/parent.h"
+
+#ifndef DEVPTS_SUPER_MAGIC
+#define DEVPTS_SUPER_MAGIC	0x1cd1
+#endif
+
+/* PID 1 forks mount(8): a few milliseconds, then 50 ms steps. */
+#define PTS_POLL_FIRST_USEC	2000
+#define PTS_POLL_MAX_USEC	50000
+#define PTS_MOUNT_TIMEOUT_USEC	(10ULL * 1000000)
+
+static void
+pts_arm(struct session *s)
+{
+	struct timeval	 tv = { 0, (suseconds_t)s->pts_wait_usec };
+
+	evtimer_add(s->pts_timer, &tv);
+	if (s->pts_wait_usec < PTS_POLL_MAX_USEC)
+		s->pts_wait_usec *= 2;
+}
+
+/* Mounted is what the kernel says of the mount point, nothing else. */
+static void
+pts_poll(struct session *s)
+{
+	struct statfs	 sf;
+
+	if (statfs(s->pts.where, &sf) == 0 &&
+	    sf.f_type == DEVPTS_SUPER_MAGIC) {
+		parent_session_event(s, PEV_PTS_READY, NULL, 0);
+		return;
+	}
+	if (now_usec() > s->pts_deadline) {
+		log_warnx("session %u: %s not mounted after %llu s", s->sid,
+		    s->pts.unit, PTS_MOUNT_TIMEOUT_USEC / 1000000);
+		parent_session_event(s, PEV_START_FAILED, NULL, 0);
+		return;
+	}
+	pts_arm(s);
+}
+
+void
+pts_timer(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	pts_poll(arg);
+}
+
+/* PID 1 took the mount unit (its job runs) or refused it. */
+static void
+pts_started(struct dbusd_req *req, void *arg)
+{
+	struct session	*s = arg;
+	char		 job[128];
+	int		 r;
+
+	r = dbusd_start_end(req, job, sizeof(job));
+	dbusd_req_free(req);
+	s->pts_req = NULL;
+	if (r < 0) {
+		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
+		    s->pts.unit, strerror(-r));
+		parent_session_event(s, PEV_START_FAILED, NULL, 0);
+		return;
+	}
+	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
+	s->pts_wait_usec = PTS_POLL_FIRST_USEC;
+	pts_poll(s);
+}
+
+/* The mount point a slot's last session left, once it is unmounted. */
+static void
+pts_tidy(struct session *s)
+{
+	if (s->pts_old[0] == '\0')
+		return;
+	if (rmdir(s->pts_old) == -1 && errno != ENOENT)
+		log_warn("rmdir %s", s->pts_old);
+	s->pts_old[0] = '\0';
+}
+
+/* s->unit is named: its instance is asked for.  0, or an ERR_ code. */
+int
+pts_begin(struct session *s)
+{
+	int	 r;
+
+	pts_tidy(s);
+	if ((r = unit_pts_names(s->unit, &s->pts)) < 0 ||
+	    (r = dbusd_pts_prepare(parent->bus, s->unit, parent->user_uid,
+	    parent->tty_gid, &s->pts_req)) < 0) {
+		log_warnx("session %u: devpts mount: %s", s->sid,
+		    strerror(-r));
+		return ERR_INTERNAL;
+	}
+	/* From here on a mount unit of that name may exist. */
+	s->pts_made = 1;
+	if ((r = dbusd_start_send(s->pts_req, pts_started, s)) < 0) {
+		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
+		    s->pts.unit, strerror(-r));
+		return ERR_START;
+	}
+	return 0;
+}
+
+/*
+ * The session is over (its unit gone, or never made): the instance is
+ * unmounted, lazily, so the relay's master still open does not hold it.
+ * Not waited for; PID 1 also stops it with the supervisor (BindsTo=).
+ */
+void
+pts_end(struct session *s)
+{
+	int	 r;
+
+	dbusd_req_free(s->pts_req);
+	s->pts_req = NULL;
+	evtimer_del(s->pts_timer);
+	if (!s->pts_made)
+		return;
+	s->pts_made = 0;
+	if ((r = dbusd_pts_stop_send(parent->bus, s->unit)) < 0)
+		log_warnx("session %u: StopUnit %s: %s", s->sid, s->pts.unit,
+		    strerror(-r));
+	memcpy(s->pts_old, s->pts.where, sizeof(s->pts_old));
+}

@@ -1,0 +1,140 @@
+#!/bin/sh
+# 82-terminals.sh: a session's terminal is its own (issue 25 item 2),
+# against the real supervisor in the disposable systemd.  Two sessions
+# run at once from one client (opty-nodesim/nodesim -P 2): the first to
+# take the victim's role holds its terminal, the other attacks it and a
+# terminal a byk service outside any session holds (script(1) on the
+# host's devpts), by every path a command has: each /dev/pts/N it sees,
+# the victim's instance on the host (/run/opencode-pty/pts/<id>/0), the
+# victim's and the holder's /proc/<pid>/fd/0, and /proc/<pid>/root of
+# PID 1.  Every attempt must fail and no byte may reach either terminal.
+# Positive controls, outside the sessions: root writes to the victim's
+# terminal by its host path and the bytes come out of the victim's
+# stream; byk writes to the holder's terminal by its /dev/pts path and
+# the holder's typescript has them.  Then what the session has instead:
+# /dev/pts holds its own terminal and ptmx only, tty(1) names it, a
+# nested terminal comes from the same instance, /dev/stdout reopens,
+# and every instance is unmounted once the sessions are over.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+. "$REPO/regress/itlib.sh"
+
+sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+PTS=/run/opencode-pty/pts
+HOLDER=opty-terminals-holder.service
+TS=/var/lib/opty-terminals.typescript
+rm -rf "$WORK"/t82.* "$TS"
+
+# --- a byk terminal outside any session ---------------------------------
+systemctl reset-failed "$HOLDER" 2>/dev/null
+systemd-run --quiet --unit="$HOLDER" -p User=byk -p Group=byk \
+    -p ReadWritePaths=/var/lib -- \
+    /usr/bin/script -qfc 'exec sleep 60' "$TS" > /dev/null 2>&1
+touch "$TS" && chown byk:byk "$TS"
+hpid= hpts=
+wait_for "the holder's terminal" sh -c \
+    "pgrep -u byk -x sleep -P \$(systemctl show -P MainPID $HOLDER) \
+    > $tmp/hpid"
+hpid=$(cat "$tmp/hpid")
+hpts=$(readlink "/proc/$hpid/fd/0")
+case $hpts in
+/dev/pts/[0-9]*) pass "a byk service outside holds $hpts (pid $hpid)" ;;
+*) fail "the holder's terminal: '$hpts'" ;;
+esac
+# Control: byk outside the sessions reaches it by path.
+runuser -u byk -- sh -c "printf 'CONTROL-BYK\n' > $hpts"
+check "control: byk outside writes to $hpts" test $? = 0
+wait_for "the control in the holder's typescript" grep -q CONTROL-BYK "$TS"
+
+# --- two sessions: a victim and an attacker ------------------------------
+cat > "$WORK/t82.sh" <<'SCRIPT'
+cd "$HOME/work" || exit 9
+if mkdir t82.victim 2>/dev/null; then
+	sed -n 's|^0::.*/\(opencode-pty-[0-9a-f]*\)\.service$|\1|p' \
+	    /proc/self/cgroup > t82.unit.tmp && mv t82.unit.tmp t82.unit
+	echo $$ > t82.vpid
+	echo "VICTIM-TTY $(tty)"
+	while [ ! -e t82.done ]; do sleep 0.1; done
+	echo VICTIM-END
+	exit 0
+fi
+while [ ! -e t82.go ]; do sleep 0.1; done
+read -r hex vpid hpid hpts < t82.go
+me=$(stat -L -c %d:%i /dev/stdin)
+try() {	# try PATH: open for writing, write a marker
+	if (printf 'INJECT %s\n' "$1" > "$1") 2>/dev/null; then
+		echo "ATTEMPT $1: WROTE"
+	else
+		echo "ATTEMPT $1: refused"
+	fi
+}
+for p in /dev/pts/[0-9]* "$hpts"; do
+	[ -e "$p" ] && [ "$(stat -L -c %d:%i "$p")" = "$me" ] && continue
+	try "$p"
+done
+for p in "/run/opencode-pty/pts/${hex#opencode-pty-}/0" \
+    "/proc/$vpid/fd/0" "/proc/$vpid/fd/1" "/proc/$hpid/fd/0" \
+    "/proc/1/root$hpts" "/proc/1/root/run/opencode-pty/pts/${hex#opencode-pty-}/0"; do
+	try "$p"
+done
+echo "ATTACKER-PTS $(cd /dev/pts && echo *)"
+echo "ATTACKER-TTY $(tty)"
+echo "ATTACKER-NESTED $(script -qc tty /dev/null | tr -d '\r')"
+echo "ATTACKER-STDOUT" > /dev/stdout && echo "ATTACKER-STDOUT-OK"
+touch t82.done
+SCRIPT
+chown byk:byk "$WORK/t82.sh"
+bg_client -P 2 -- /bin/sh "$WORK/t82.sh"
+wait_for "the victim's unit name" test -s "$WORK/t82.unit"
+hex=$(cat "$WORK/t82.unit")
+vpid=$(cat "$WORK/t82.vpid")
+vpath=$PTS/${hex#opencode-pty-}/0
+check "the victim's terminal is its own instance on the host ($vpath)" \
+    test -c "$vpath"
+check "that instance is devpts, mounted by its unit" \
+    test "$(stat -f -c %T "$PTS/${hex#opencode-pty-}")" = devpts
+check "$PTS is root's alone (0700)" \
+    test "$(stat -c %U:%a "$PTS")" = root:700
+# Control: root outside writes to the victim's terminal by that path.
+printf 'CONTROL-ROOT\n' > "$vpath"
+check "control: root writes to $vpath" test $? = 0
+# The victim's PID as the host sees it, for the /proc attempts.
+hvpid=$(pgrep -f -x '/bin/sh /home/byk/work/t82.sh' | while read -r p; do
+	grep -q "$hex" "/proc/$p/cgroup" && echo "$p"; done | head -n 1)
+echo "$hex ${hvpid:-$vpid} $hpid $hpts" > "$WORK/t82.go"
+chown byk:byk "$WORK/t82.go"
+n=0
+while kill -0 "$bg" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+kill -0 "$bg" 2>/dev/null && { fail "the sessions did not end in 30 s"; kill "$bg"; }
+bg_wait
+grep -E '^(ATTEMPT|ATTACKER|VICTIM)' "$tmp/out" | sed 's/^/  /'
+
+check "control: root's bytes came out of the victim's stream" \
+    grep -q '^CONTROL-ROOT' "$tmp/out"
+natt=$(grep -c '^ATTEMPT ' "$tmp/out")
+check "the attacker made its attempts ($natt, at least 7)" test "$natt" -ge 7
+check "no attempt opened a terminal for writing" \
+    test "$(grep -c '^ATTEMPT .*: WROTE$' "$tmp/out")" = 0
+check "no injected byte reached the victim's or the attacker's stream" \
+    test "$(grep -c '^INJECT' "$tmp/out")" = 0
+check "no injected byte reached the holder's terminal" \
+    test "$(grep -c INJECT "$TS")" = 0
+check "the attacker's /dev/pts: its terminal and ptmx only" \
+    grep -qx 'ATTACKER-PTS 0 ptmx' "$tmp/out"
+check "tty(1) names the session's terminal" grep -qx 'ATTACKER-TTY /dev/pts/0' "$tmp/out"
+check "a nested terminal comes from the session's instance" \
+    grep -qx 'ATTACKER-NESTED /dev/pts/1' "$tmp/out"
+check "/dev/stdout reopens the terminal" grep -qx 'ATTACKER-STDOUT-OK' "$tmp/out"
+check "the victim's tty(1) too" grep -qx 'VICTIM-TTY /dev/pts/0' "$tmp/out"
+systemctl stop "$HOLDER"
+
+# --- nothing is left mounted ---------------------------------------------
+check "no session unit left" wait_no_units 20
+mounted() { grep -c " $PTS/" /proc/self/mountinfo; }
+wait_for "every devpts instance unmounted" test "$(mounted)" = 0
+check "no devpts mount unit left" test -z "$(systemctl list-units --all \
+    --plain --no-legend 'run-opencode\x2dpty-pts-*' | awk '{ print $1 }')"
+rm -rf "$WORK"/t82.* "$TS"
+rmdir "$WORK/t82.victim" 2>/dev/null
+finish
