@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,6 +52,30 @@ emptydir_check(const char *path)
 	closedir(d);
 }
 
+/*
+ * Mount points a supervisor that died left behind: PID 1 unmounted them
+ * (BindsTo=) but the run directory's removal stops at a mount point
+ * still there at that moment.  One still mounted stays (EBUSY).
+ */
+static void
+ptsdir_tidy(const char *path)
+{
+	DIR		*d;
+	struct dirent	*de;
+
+	if ((d = opendir(path)) == NULL)
+		fatal("opendir %s", path);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == -1 &&
+		    errno != EBUSY)
+			log_warn("%s/%s", path, de->d_name);
+	}
+	closedir(d);
+}
+
 void
 parent_make_rundir(void)
 {
@@ -59,6 +84,7 @@ parent_make_rundir(void)
 	emptydir_check(OPTY_EMPTY_DIR);
 	/* Sessions' devpts mount points: root's alone (parent/pts.c). */
 	rundir_own(OPTY_PTS_DIR, 0, 0700);
+	ptsdir_tidy(OPTY_PTS_DIR);
 }
 
 int
