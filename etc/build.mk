@@ -34,9 +34,18 @@ OPTY_INSTALLED_CONF := \
 	$(addprefix $(DESTDIR)$(SYSUSERSDIR)/,$(notdir $(OPTY_SYSUSERS)))
 
 INSTALL_TARGETS	+= install-units
+
+# The session units' journald instance (LogNamespace=opencode-pty): no
+# wall, bounded.  systemd reads a namespace's main file from /etc/systemd
+# only, whatever PREFIX says; the package ships it there, a conffile.
+JOURNALDDIR	:= /etc/systemd
+OPTY_JOURNALD	:= $(BUILD)/etc/journald@opencode-pty.conf
+GENERATED	+= $(patsubst $(BUILD)/%,%,$(OPTY_JOURNALD))
+OPTY_INSTALLED_CONF += $(DESTDIR)$(JOURNALDDIR)/$(notdir $(OPTY_JOURNALD))
+INSTALL_TARGETS	+= install-journald
 SCRIPT_TESTS	+= regress/host/units-verify.sh
 
-.PHONY: install-units install-check repro
+.PHONY: install-units install-journald install-check repro
 
 # Files only: nothing is enabled, started or reloaded (gate 2).  The one
 # exception is the relay's system user, created on a real install (no
@@ -65,3 +74,9 @@ install-check:
 # Gate 1: two builds of HEAD in two fresh clones, byte-identical.
 repro:
 	BUILD=$(BUILD) sh build-aux/repro.sh
+
+# A file only: the instance reads it when it next starts (a session
+# starts it), nothing is restarted here.
+install-journald: $(OPTY_JOURNALD)
+	install -d -o root -g root -m 0755 $(DESTDIR)$(JOURNALDDIR)
+	install -o root -g root -m 0644 $(OPTY_JOURNALD) $(DESTDIR)$(JOURNALDDIR)/

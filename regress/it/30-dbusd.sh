@@ -172,11 +172,11 @@ check Service TemporaryFileSystem "a(ss) 3 \"/run\" \"ro,nosuid,noexec\" \
 \"/run/lock\" \"mode=1777,size=5m,nosuid,noexec\" \
 \"/dev/shm\" \"mode=1777,nosuid,nodev\""
 b=
-for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
-    /run/systemd/journal/dev-log /run/systemd/resolve /run/resolvconf; do
+for p in /run/systemd/resolve /run/resolvconf; do
 	b="$b \"$p\" \"$p\" true 0"
 done
-check Service BindReadOnlyPaths "a(ssbt) 5$b"
+check Service BindReadOnlyPaths "a(ssbt) 2$b"
+check Service LogNamespace 's "opencode-pty"'
 check Service InaccessiblePaths 'as 2 "-/run/dbus" "-/run/user"'
 # Never PrivatePIDs=: the command must stay signalable (docs/UNITS.md).
 if busctl get-property org.freedesktop.systemd1 "$path" \

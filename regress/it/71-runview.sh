@@ -84,11 +84,12 @@ want() {	# want PROPERTY VALUE
 want TemporaryFileSystem '/run:ro,nosuid,noexec '\
 '/run/lock:mode=1777,size=5m,nosuid,noexec /dev/shm:mode=1777,nosuid,nodev'
 b=
-for p in /run/systemd/journal/socket /run/systemd/journal/stdout \
-    /run/systemd/journal/dev-log /run/systemd/resolve /run/resolvconf; do
+for p in /run/systemd/resolve /run/resolvconf; do
 	b="$b${b:+ }-$p:$p"
 done
 want BindReadOnlyPaths "$b"
+# Its lines go to a journald instance of their own (issue 25 item 8).
+want LogNamespace opencode-pty
 want InaccessiblePaths '-/run/dbus -/run/user'
 want PrivatePIDs "${ppids:+no}"
 # What a user shares between its processes (issue 25 item 4).
@@ -238,8 +239,10 @@ client -- /bin/sh -c 'ls -A1 /run; echo --; ls -A1 /run/systemd; echo --; ls -A1
 # /run/systemd/incoming is PID 1's own mount-propagation directory: up
 # to 257 it makes one in every namespace it sets up, 262 does not.
 if grep -qx incoming "$tmp/out"; then inc=incoming; else inc=; fi
-printf '%s\n' lock systemd -- $inc journal -- dev-log socket stdout \
-    > "$tmp/run.want"
+# /run/systemd/journal is the session namespace's directory (LogNamespace=):
+# its three input sockets and its varlink socket, root's 0600.
+printf '%s\n' lock systemd -- $inc journal -- dev-log io.systemd.journal \
+    socket stdout > "$tmp/run.want"
 check "the session's /run holds only the allowlist" \
     cmp -s "$tmp/out" "$tmp/run.want" || diff "$tmp/run.want" "$tmp/out"
 
@@ -250,7 +253,9 @@ check "the host's /run/lock did not get the session's file" \
     test ! -e /run/lock/x
 
 # The journal is reachable: logger(1) from a session lands in the
-# journal, attributed by journald to the session's unit.  journald finds
+# session units' journal namespace (opencode-pty), attributed by
+# journald to the session's unit (83-lognamespace.sh shows that no line
+# of a session reaches the main journal).  journald finds
 # the unit from the sender's pid when it reads the line, so logger itself
 # must still be alive then: it reads its line from a pipe that stays open
 # a second after the line (logger sends each line as it reads it).
@@ -259,12 +264,14 @@ client -- /bin/sh -c '{ echo hello; sleep 1; } | logger -t "$0"' "$tag"
 expect_exit 1 0 success "logger runs in a session"
 n=0
 while [ $n -lt 200 ]; do
-	u=$(journalctl -q --no-pager -o cat --output-fields=_SYSTEMD_UNIT \
-	    SYSLOG_IDENTIFIER="$tag" 2>/dev/null | head -n 1)
+	u=$(journalctl --namespace=opencode-pty -q --no-pager -o cat \
+	    --output-fields=_SYSTEMD_UNIT SYSLOG_IDENTIFIER="$tag" \
+	    2>/dev/null | head -n 1)
 	[ -n "$u" ] && break
 	sleep 0.1; n=$((n + 1))
 done
-check "logger's line is in the journal from a session unit ($u)" sh -c \
+check "logger's line is in the namespace journal, from a session ($u)" \
+    sh -c \
     "echo '$u' | grep -Eqx 'opencode-pty-[0-9a-f]{32}\.service'"
 check "no session unit left" wait_no_units 20
 sup_stop

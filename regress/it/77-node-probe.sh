@@ -165,6 +165,9 @@ maxfd() { tr ' ' '\n' < "$1" | sed 1d | sort -n | tail -n 1; }
 		journalctl --after-cursor "$cur" --no-pager -o short-monotonic \
 		    -u "$SUP" -u 'opencode-pty-*' -u "$CLIENT_UNIT" |
 		    tail -n 60 | sed 's/^/  /'
+		echo "  the sessions' own lines (their journal namespace):"
+		journalctl --namespace=opencode-pty --no-pager -n 30 \
+		    -o short-monotonic | sed 's/^/  /'
 	fi
 	check "it ran as a single executable application" \
 	    grep -q '; single executable application: yes$' "$tmp/probe.out"

@@ -15,7 +15,8 @@
 # operation runs in an unrelated byk service outside the session.
 # Last, a command logs as `-t opencode-pty-supervisor -p crit`: the
 # auditor's query by trusted fields must not return the line, the query
-# by the forgeable identifier must (the control).
+# by the forgeable identifier in the session units' journal namespace
+# must (the control).
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -224,16 +225,18 @@ grep -Ev ' (ok|err E[A-Z0-9]+)$' "$tmp/inside" | head -n 5 |
 grep -Ev ' (ok|err E[A-Z0-9]+)$' "$tmp/outside" "$tmp/outside-nice" |
     head -n 5 | sed 's/^/  outside says: /'
 
-# The forged audit line: the untrusted identifier finds it (the
-# control), the documented query by trusted fields does not; that query
-# does return the supervisor's own lines.
+# The forged audit line: the untrusted identifier finds it in the
+# session units' journal namespace (the control; LogNamespace= keeps it
+# out of the main journal), the documented query by trusted fields does
+# not; that query does return the supervisor's own lines.
 forged() {
-	journalctl --after-cursor="$jc0" -o cat --no-pager \
+	journalctl --namespace=opencode-pty -o cat --no-pager \
 	    -t opencode-pty-supervisor | grep -q "$TOKEN"
 }
 FL="sameuid forged audit line |"
 wait_for "the forged line in the journal" forged &&
-    pass "$FL journalctl -t opencode-pty-supervisor: shown (control)"
+    pass "$FL journalctl --namespace=opencode-pty" \
+    "-t opencode-pty-supervisor: shown (control)"
 audit() {
 	journalctl --after-cursor="$jc0" -o cat --no-pager \
 	    _SYSTEMD_UNIT="$SUP" _UID=0

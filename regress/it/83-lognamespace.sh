@@ -1,0 +1,111 @@
+#!/bin/sh
+# 83-lognamespace.sh: a session cannot log at a priority that wakes every
+# terminal (issue 25 item 8; test only).  A command started through the
+# real path logs an emerg (PRIORITY=0) line by each of journald's three
+# ways in: syslog (logger -p user.emerg, /dev/log), a stream
+# (systemd-cat -p emerg) and the native protocol (a datagram on
+# /run/systemd/journal/socket).  None of them may reach the main journal,
+# whose ForwardToWall= writes emerg lines to every terminal; each must be
+# in the session units' namespace journal (`journalctl
+# --namespace=opencode-pty`), at PRIORITY=0, with _SYSTEMD_UNIT the
+# session's unit.  The positive control: the very same three lines from
+# a byk service outside any session reach the main journal at
+# PRIORITY=0.  The namespace's installed configuration forwards nowhere.
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+. "$REPO/regress/itlib.sh"
+
+NS=opencode-pty
+CTLU=opty-lognamespace-control.service
+TOKEN=opty-ns-$$-$(date +%s)
+TAGIN=opty-ns-in-$$
+TAGOUT=opty-ns-out-$$
+trap 'systemctl reset-failed "$CTLU" 2>/dev/null; itlib_cleanup' EXIT
+
+for c in systemd-run journalctl logger systemd-cat python3 systemd-analyze
+do
+	command -v "$c" >/dev/null ||
+	    { echo "FAIL: $c missing (make deps)"; exit 1; }
+done
+
+# The three ways in, each at emerg, each sender alive a second after its
+# line: journald finds the unit from the sender's pid when it reads it.
+# $0 the tag, $1 the token.
+EMERG='{ echo "syslog $1"; sleep 1; } | logger -t "$0" -p user.emerg
+{ echo "stream $1"; sleep 1; } | systemd-cat -t "$0" -p emerg
+exec python3 -c "import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+m = \"MESSAGE=native %s\nPRIORITY=0\nSYSLOG_IDENTIFIER=%s\n\"
+s.sendto((m % (sys.argv[2], sys.argv[1])).encode(),
+    \"/run/systemd/journal/socket\")
+time.sleep(1)
+print(\"sent\")" "$0" "$1"'
+
+# seen [--namespace=NS] TAG: "TRANSPORT PRIORITY UNIT MESSAGE" per line
+# of TAG, sorted.
+seen() {
+	journalctl "$@" -o json --no-pager 2>/dev/null | python3 -c '
+import json, sys
+for l in sys.stdin:
+    e = json.loads(l)
+    print(e.get("_TRANSPORT"), e.get("PRIORITY"),
+        e.get("_SYSTEMD_UNIT", "-"), e.get("MESSAGE"))' | sort
+}
+three() { [ "$(wc -l < "$1")" -ge 3 ]; }
+seen_ns() {
+	seen --namespace="$NS" SYSLOG_IDENTIFIER="$TAGIN" > "$tmp/ns"
+	three "$tmp/ns"
+}
+seen_main() {
+	seen SYSLOG_IDENTIFIER="$TAGOUT" > "$tmp/main"
+	three "$tmp/main"
+}
+
+jc0=$(jcursor)
+sup_start || { echo "FAIL: supervisor did not start"; exit 1; }
+
+# The control: a byk service outside any session.
+systemctl reset-failed "$CTLU" 2>/dev/null
+systemd-run --quiet --wait --pipe --unit="$CTLU" -p User=byk -p Group=byk \
+    -- /bin/sh -c "$EMERG" "$TAGOUT" "$TOKEN" > "$tmp/ctl.out" 2>&1 \
+    < /dev/null
+wait_for "the control's three lines in the main journal" seen_main
+sed 's/^/  main: /' "$tmp/main"
+for t in syslog stdout journal; do
+	w="control: $t emerg from a byk service outside"
+	check "$w: in the main journal at PRIORITY=0" grep -Eq \
+	    "^$t 0 $CTLU (syslog|stream|native) $TOKEN\$" "$tmp/main"
+done
+
+# The session.
+client -t 60 -- /bin/sh -c "$EMERG" "$TAGIN" "$TOKEN"
+expect_exit 1 0 success "the session logged its three emerg lines"
+wait_for "the session's three lines in the namespace journal" seen_ns
+sed 's/^/  namespace: /' "$tmp/ns"
+for t in syslog stdout journal; do
+	u='opencode-pty-[0-9a-f]{32}\.service'
+	w="session: $t emerg is in the $NS journal at PRIORITY=0"
+	check "$w from its unit" grep -Eq \
+	    "^$t 0 $u (syslog|stream|native) $TOKEN\$" "$tmp/ns"
+done
+# Nothing of the session in the main journal, by its tag or its text
+# (the control's lines carry the same token under their own tag).
+journalctl --sync 2>/dev/null
+journalctl --after-cursor="$jc0" -o cat --no-pager \
+    SYSLOG_IDENTIFIER="$TAGIN" > "$tmp/leak"
+journalctl --after-cursor="$jc0" -o verbose --no-pager |
+    grep -F "$TAGIN" >> "$tmp/leak"
+check "session: none of its lines is in the main journal (no wall)" \
+    test ! -s "$tmp/leak" || sed 's/^/  leaked: /' "$tmp/leak"
+
+# The namespace's configuration as its journald reads it: no wall, no
+# other way out.
+systemd-analyze cat-config "systemd/journald@$NS.conf" > "$tmp/conf" 2>&1
+for k in ForwardToWall ForwardToConsole ForwardToKMsg ForwardToSyslog; do
+	check "journald@$NS.conf: $k=no" grep -qx "$k=no" "$tmp/conf"
+done
+
+check "no session unit left" wait_no_units 20
+sup_stop
+finish
