@@ -19,12 +19,16 @@
 OPTY_UNITS	:= $(BUILD)/etc/opencode-pty-supervisor.service \
 		   $(BUILD)/etc/opencode-pty.slice
 OPTY_DROPIN_DIR	:= opencode-v2.service.d
-OPTY_DROPINS	:= $(BUILD)/etc/$(OPTY_DROPIN_DIR)/10-opencode-pty-readiness.conf
+OPTY_DROPINS	:= $(BUILD)/etc/$(OPTY_DROPIN_DIR)/10-opencode-pty-readiness.conf \
+		   $(BUILD)/etc/$(OPTY_DROPIN_DIR)/20-opencode-pty-loopback.conf
+# Root's helper scripts, installed next to the programs (LIBEXECDIR):
+# the loopback table's loader, run by PID 1 from the drop-in above.
+OPTY_SCRIPTS	:= $(BUILD)/etc/opencode-pty-loopback
 # Written by the relay's engineer; whatever is there is installed.
 OPTY_SYSUSERS	:= $(addprefix $(BUILD)/,\
 		     $(sort $(wildcard etc/sysusers.d/*.conf)))
 GENERATED	+= $(patsubst $(BUILD)/%,%,$(OPTY_UNITS) $(OPTY_DROPINS) \
-		     $(OPTY_SYSUSERS))
+		     $(OPTY_SYSUSERS) $(OPTY_SCRIPTS))
 
 # The installed copies, as install-check sees them.
 OPTY_INSTALLED_CONF := \
@@ -50,9 +54,11 @@ SCRIPT_TESTS	+= regress/host/units-verify.sh
 # Files only: nothing is enabled, started or reloaded (gate 2).  The one
 # exception is the relay's system user, created on a real install (no
 # DESTDIR) because the supervisor cannot start without it.
-install-units: $(OPTY_UNITS) $(OPTY_DROPINS) $(OPTY_SYSUSERS)
+install-units: $(OPTY_UNITS) $(OPTY_DROPINS) $(OPTY_SYSUSERS) \
+    $(OPTY_SCRIPTS)
 	install -d -o root -g root -m 0755 $(DESTDIR)$(UNITDIR) \
-	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)
+	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR) $(DESTDIR)$(LIBEXECDIR)
+	install -o root -g root -m 0755 $(OPTY_SCRIPTS) $(DESTDIR)$(LIBEXECDIR)/
 	install -o root -g root -m 0644 $(OPTY_UNITS) $(DESTDIR)$(UNITDIR)/
 	install -o root -g root -m 0644 $(OPTY_DROPINS) \
 	    $(DESTDIR)$(UNITDIR)/$(OPTY_DROPIN_DIR)/
@@ -69,7 +75,7 @@ endif
 install-check:
 	sh build-aux/install-check.sh \
 	    $(foreach f,$(OPTY_INSTALLED_CONF),-f $(f)) \
-	    $(DESTDIR)$(LIBEXECDIR) $(PROGS)
+	    $(DESTDIR)$(LIBEXECDIR) $(PROGS) $(notdir $(OPTY_SCRIPTS))
 
 # Gate 1: two builds of HEAD in two fresh clones, byte-identical.
 repro:

@@ -56,12 +56,13 @@ $(BUILD)/obj/readiness/revision.o: readiness/revision.c $(READINESS_GEN) \
 READINESS_CONFS	= $(foreach f,$(OPTY_UNITS),$(UNITDIR)/$(notdir $(f))=$(f)) \
 		  $(foreach f,$(OPTY_DROPINS),\
 		    $(UNITDIR)/$(OPTY_DROPIN_DIR)/$(notdir $(f))=$(f)) \
-		  $(foreach f,$(OPTY_SYSUSERS),$(SYSUSERSDIR)/$(notdir $(f))=$(f))
+		  $(foreach f,$(OPTY_SYSUSERS),$(SYSUSERSDIR)/$(notdir $(f))=$(f)) \
+		  $(foreach f,$(OPTY_SCRIPTS),$(LIBEXECDIR)/$(notdir $(f))=$(f))
 READINESS_CONF_GEN := $(BUILD)/gen/opty-confs.h
 
 # Rewritten only when a digest or an installed path changes.
 $(READINESS_CONF_GEN): readiness-revision-always $(OPTY_UNITS) \
-    $(OPTY_DROPINS) $(OPTY_SYSUSERS)
+    $(OPTY_DROPINS) $(OPTY_SYSUSERS) $(OPTY_SCRIPTS)
 	@mkdir -p $(@D)
 	@set -e; \
 	{ echo '#define OPTY_CONF_RECORDS \'; \

@@ -34,7 +34,10 @@ DEF_LX=/usr/local/libexec
 DEF_U=/etc/systemd/system
 SYSUSERS=/etc/sysusers.d/opencode-pty-relay.conf
 DROPIN=opencode-v2.service.d/10-opencode-pty-readiness.conf
-UNITS="opencode-pty-supervisor.service opencode-pty.slice $DROPIN"
+# The loopback table's drop-in: its ExecStartPre= names the loader in
+# LIBEXECDIR, so it goes with the install as the readiness one does.
+LOOPBACK=opencode-v2.service.d/20-opencode-pty-loopback.conf
+UNITS="opencode-pty-supervisor.service opencode-pty.slice $DROPIN $LOOPBACK"
 MAN="$U_PREFIX/share/man/man8/opencode-pty-supervisor.8
 $U_PREFIX/share/man/man8/opencode-pty-launcher.8
 $U_PREFIX/share/man/man8/opencode-pty-client.8
