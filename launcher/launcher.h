@@ -87,10 +87,12 @@ enum tty_status {
 	TTY_E_OUT = -2,		/* fd 1 is not a terminal */
 	TTY_E_OTHER = -3,	/* fd 0 and fd 1 are two terminals */
 	TTY_E_STAT = -4,	/* fstat failed (errno) */
+	TTY_E_PTS = -5,		/* not /dev/pts/N of the unit (errno) */
 };
 int	tty_check(int, int);
 const char *tty_strerror(int);
 int	tty_acquire(int);
+int	tty_reopen(void);
 
 /*
  * landlock.c: sets no_new_privs and puts the caller in a new domain

@@ -6,8 +6,9 @@
  *   1. fd 0-2 are open;
  *   2. the approved directory is taken from fd 2, re-opened by its path
  *      inside the unit and made the cwd; fd 2 becomes the terminal;
- *   3. fd 0/1 must be one terminal, which becomes the controlling
- *      terminal of our session;
+ *   3. fd 0/1 must be one terminal, re-opened as the unit's
+ *      /dev/pts/N (the same inode, or refused), which becomes fds 0-2
+ *      and the controlling terminal of our session;
  *   4. the Landlock domain (fail closed);
  *   5. every argument through the canonical decoder;
  *   6. the session-user check and the fixed environment;
@@ -149,11 +150,15 @@ take_terminal(void)
 {
 	int	r;
 
-	if ((r = tty_check(STDIN_FILENO, STDOUT_FILENO)) != TTY_OK) {
-		if (r == TTY_E_STAT)
+	if ((r = tty_check(STDIN_FILENO, STDOUT_FILENO)) != TTY_OK ||
+	    (r = tty_reopen()) != TTY_OK) {
+		if (r == TTY_E_STAT || r == TTY_E_PTS)
 			lx_fail(LX_TTY, "%s", tty_strerror(r));
 		lx_failx(LX_TTY, "%s", tty_strerror(r));
 	}
+	/* fd 2 was fd 1 before the re-open (take_directory). */
+	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
+		lx_fail(LX_FD, "dup2 stdout to stderr");
 	if (tty_acquire(STDIN_FILENO) == -1)
 		lx_fail(LX_TTY, "cannot make stdin the controlling terminal");
 }

@@ -12,7 +12,8 @@
  *	    opty-dbusprobe start-launcher DIR ARG...
  *
  * start-launcher gives the unit a terminal made as the parent makes one
- * (parent/pty.c), writes $OPTY_PROBE_INPUT and a newline to its master
+ * (parent/pty.c) in a devpts instance mounted as the parent has it
+ * mounted (parent/pts.c; stopped again before the probe exits), writes $OPTY_PROBE_INPUT and a newline to its master
  * once the start job is over (systemd 252 discards earlier input when it
  * sets the terminal up) if set, prints "unit=NAME", waits (in the libevent loop, woken
  * by hints and a poll timer) until the main process has exited and the
@@ -25,6 +26,7 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -287,6 +289,32 @@ hold(void)
 		usleep(50000);
 }
 
+/* The unit's devpts instance, mounted by PID 1; its path in *pn. */
+static void
+probe_pts(struct probe *p, uid_t uid, gid_t gid, struct pts_names *pn)
+{
+	struct dbusd_req	*req;
+	struct statfs		 sf;
+	char			 job[128];
+	int			 i, r;
+
+	if ((r = unit_pts_names(p->name, pn)) < 0 ||
+	    (r = dbusd_pts_prepare(p->d, p->name, uid, gid, &req)) < 0)
+		fatalx("devpts mount: %s", strerror(-r));
+	if ((r = dbusd_start_send(req, probe_req_done, p)) == 0 &&
+	    (r = probe_wait(p)) == 0)
+		r = dbusd_start_end(req, job, sizeof(job));
+	dbusd_req_free(req);
+	if (r < 0)
+		fatalx("StartTransientUnit %s: %s", pn->unit, strerror(-r));
+	for (i = 0; i < 1000; i++) {
+		if (statfs(pn->where, &sf) == 0 && sf.f_type == 0x1cd1)
+			return;
+		usleep(10000);
+	}
+	fatalx("%s: not mounted after 10 s", pn->where);
+}
+
 static int
 cmd_start(struct probe *p, int argc, char **argv)
 {
@@ -297,6 +325,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	char			*end;
 	unsigned long		 rts;
 	struct pty_spec		 ps;
+	struct pts_names	 pn;
 	struct passwd		*pw;
 	const char		*what;
 	int			 sp[2], dir, ds, r;
@@ -316,10 +345,12 @@ cmd_start(struct probe *p, int argc, char **argv)
 	ps.cols = 80;
 	ps.uid = pw->pw_uid;
 	ps.tty_gid = pty_check();
-	if ((sp[0] = pty_open(&ps, &sp[1], &what)) == -1)
-		fatal("terminal: %s", what);
 	if ((r = unit_name_new(p->name)) < 0)
 		fatalx("unit_name_new: %s", strerror(-r));
+	probe_pts(p, ps.uid, ps.tty_gid, &pn);
+	ps.pts_dir = pn.where;
+	if ((sp[0] = pty_open(&ps, &sp[1], &what)) == -1)
+		fatal("terminal: %s", what);
 	p->unit = p->name;
 	p->stream = sp[0];
 	spec = (struct unit_spec){ .name = p->name, .runtime_sec = 0,
@@ -342,6 +373,7 @@ cmd_start(struct probe *p, int argc, char **argv)
 	close(dir);
 	if (r < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
+		(void)dbusd_pts_stop_send(p->d, p->name);
 		return 1;
 	}
 	printf("unit=%s\njob=%s\n", p->name, p->job);
@@ -372,6 +404,9 @@ cmd_start(struct probe *p, int argc, char **argv)
 	event_free(p->ev_poll);
 	event_free(p->ev_stream);
 	close(p->stream);
+	/* Sent when the bus is closed and flushed, as main() ends. */
+	if ((r = dbusd_pts_stop_send(p->d, p->name)) < 0)
+		fatalx("StopUnit %s: %s", pn.unit, strerror(-r));
 	return p->done ? 0 : 1;
 }
 

@@ -22,6 +22,7 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -73,6 +74,13 @@ pty_new(int *slavep)
 	    (*slavep = ioctl(m, TIOCGPTPEER, O_RDWR | O_NOCTTY |
 	    O_CLOEXEC)) == -1)
 		die("pty");
+	/*
+	 * The launcher re-opens its terminal by name as the session user,
+	 * who owns a session's terminal; here the user is whoever setpriv
+	 * makes it, so this run's terminal is open to all.
+	 */
+	if (fchmod(*slavep, 0666) == -1)
+		die("fchmod");
 	return m;
 }
 

@@ -440,6 +440,51 @@ pty_pair(int *master)
 	return peer;
 }
 
+/*
+ * tty_reopen() on fds 0 and 1 of this process, saved and put back
+ * before anything is asserted (cmocka writes to fd 1): a terminal comes
+ * back as its /dev/pts/N, the same inode; a pipe or a master does not.
+ */
+static void
+test_tty_reopen(void **state)
+{
+	struct stat	 a, b;
+	char		 link[64];
+	ssize_t		 n;
+	int		 m, p, pp[2], save0, save1, r_ok, r_pipe, r_master;
+
+	(void)state;
+	p = pty_pair(&m);
+	assert_int_equal(pipe2(pp, O_CLOEXEC), 0);
+	assert_true((save0 = fcntl(0, F_DUPFD_CLOEXEC, 3)) >= 0);
+	assert_true((save1 = fcntl(1, F_DUPFD_CLOEXEC, 3)) >= 0);
+	(void)dup2(p, 0);
+	(void)dup2(p, 1);
+	r_ok = tty_reopen();
+	n = readlink("/proc/self/fd/0", link, sizeof(link) - 1);
+	(void)fstat(0, &a);
+	(void)dup2(pp[0], 0);
+	r_pipe = tty_reopen();
+	(void)dup2(m, 0);
+	r_master = tty_reopen();
+	(void)dup2(save0, 0);
+	(void)dup2(save1, 1);
+	assert_int_equal(r_ok, TTY_OK);
+	assert_true(n > 0);
+	link[n] = '\0';
+	assert_int_equal(strncmp(link, "/dev/pts/", 9), 0);
+	assert_int_equal(fstat(p, &b), 0);
+	assert_true(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	assert_int_equal(r_pipe, TTY_E_PTS);
+	assert_int_equal(r_master, TTY_E_PTS);
+	close(save0);
+	close(save1);
+	close(pp[0]);
+	close(pp[1]);
+	close(p);
+	close(m);
+}
+
 static void
 test_tty_check(void **state)
 {
@@ -1798,6 +1843,7 @@ main(void)
 		cmocka_unit_test(test_user_match),
 		cmocka_unit_test(test_sig_reset_reserved),
 		cmocka_unit_test(test_tty_check),
+		cmocka_unit_test(test_tty_reopen),
 		cmocka_unit_test(test_tty_acquire),
 		cmocka_unit_test_setup_teardown(test_reanchor_same,
 		    rafix_setup, rafix_teardown),
