@@ -6,18 +6,24 @@
 # itself, git init and commit in the workspace, the C compiler, a TCP
 # server the command starts on 127.0.0.1 and a client to it, the
 # session's own terminal (tty, /dev/tty), nested terminals (script,
-# tmux), an editor (vim -es) and a shell's job control.  Each program
-# runs through the real path (`client`: opencode-v2.service's MainPID
-# -> client helper -> supervisor -> session unit).
+# tmux, ssh -tt to an sshd the test starts on 127.0.0.1), an editor
+# (vim -es) and a shell's job control.  Each program runs through the
+# real path (`client`: opencode-v2.service's MainPID -> client helper ->
+# supervisor -> session unit).
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
-trap 'rm -rf "$WORK/prog-git" "$WORK/prog-cc" "$WORK/prog-vim.txt";
-    itlib_cleanup' EXIT
+SSHU=opty-programs-sshd.service
+SSHPORT=22022
+SSHDIR=$WORK/prog-ssh
+sshrun=
+trap 'systemctl stop "$SSHU" 2>/dev/null; systemctl reset-failed "$SSHU" \
+    2>/dev/null; rm -rf "$WORK/prog-git" "$WORK/prog-cc" \
+    "$WORK/prog-vim.txt" "$SSHDIR" $sshrun; itlib_cleanup' EXIT
 
-for c in python3 git script tmux; do
+for c in python3 git script tmux ssh ssh-keygen /usr/sbin/sshd; do
 	command -v "$c" >/dev/null || {
 		echo "FAIL: $c missing (make deps; regress/roots.sh EXTRA)"
 		exit 1
@@ -126,6 +132,61 @@ prog "$VIM -es edits a file" '^edited: bye$' '
 	echo hello > prog-vim.txt &&
 	"$0" -es -u NONE -c "%s/hello/bye/" -c wq prog-vim.txt < /dev/null &&
 	echo "edited: $(cat prog-vim.txt)"' "$VIM"
+# ssh -tt: the session's terminal in raw mode and a terminal sshd (root,
+# outside the session) allocates for byk.  The server is this test's
+# own: an sshd of the tree on 127.0.0.1:$SSHPORT in a transient unit,
+# with a host key, a config and byk's authorized key made here (the
+# system's ssh.service is neither started nor enabled).  UsePAM: byk's
+# password is locked ("!"), which sshd refuses without PAM.
+ssh_setup() {
+	install -d -o byk -g byk -m 0700 "$SSHDIR" &&
+	    ssh-keygen -q -t ed25519 -N '' -f "$tmp/hostkey" &&
+	    runuser -u byk -- ssh-keygen -q -t ed25519 -N '' \
+	    -f "$SSHDIR/id" && cp "$SSHDIR/id.pub" "$tmp/authorized_keys" &&
+	    chmod 0644 "$tmp/authorized_keys" || return 1
+	printf '%s\n' "Port $SSHPORT" "ListenAddress 127.0.0.1" \
+	    "HostKey $tmp/hostkey" "AuthorizedKeysFile $tmp/authorized_keys" \
+	    "UsePAM yes" "PubkeyAuthentication yes" \
+	    "PasswordAuthentication no" "KbdInteractiveAuthentication no" \
+	    "AllowUsers byk" "PidFile none" > "$tmp/sshd_config"
+	# Its privilege separation directory (the package's ssh.service
+	# makes it as its RuntimeDirectory=): made here, removed at exit.
+	if [ ! -d /run/sshd ]; then
+		install -d -o root -g root -m 0755 /run/sshd || return 1
+		sshrun=/run/sshd
+	fi
+	/usr/sbin/sshd -t -f "$tmp/sshd_config" || return 1
+	systemctl reset-failed "$SSHU" 2>/dev/null
+	systemd-run --quiet --unit="$SSHU" -- \
+	    /usr/sbin/sshd -D -e -f "$tmp/sshd_config" || return 1
+	wait_for "sshd on 127.0.0.1:$SSHPORT" sh -c \
+	    "ss -Hltn 'sport = :$SSHPORT' | grep -q ."
+}
+SSHCMD='exec ssh -tt -i "$0" -p "$1" -o BatchMode=yes \
+    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+    -o LogLevel=ERROR byk@127.0.0.1 "echo remote \$(tty)"'
+if ssh_setup; then
+	# The control: the same ssh as byk outside any session.
+	runuser -u byk -- sh -c "$SSHCMD" "$SSHDIR/id" "$SSHPORT" \
+	    < /dev/null > "$tmp/ssh.ctl" 2>&1
+	if tr -d '\r' < "$tmp/ssh.ctl" | grep -Eq '^remote /dev/pts/[0-9]+$'
+	then
+		pass "ssh -tt as byk outside a session: $(tr -d '\r' \
+		    < "$tmp/ssh.ctl" | head -n 1) (control)"
+		prog "ssh -tt byk@127.0.0.1: a terminal from sshd" \
+		    '^remote /dev/pts/[0-9]+$' "$SSHCMD" "$SSHDIR/id" "$SSHPORT"
+	else
+		fail "ssh -tt as byk outside a session fails (the server" \
+		    "side, not the session): $(tr -d '\r' < "$tmp/ssh.ctl" |
+		    head -c 300)"
+		journalctl -u "$SSHU" -n 10 -o cat --no-pager | sed 's/^/  /'
+	fi
+else
+	fail "ssh -tt: the test's sshd did not start on 127.0.0.1:$SSHPORT"
+	journalctl -u "$SSHU" -n 10 -o cat --no-pager | sed 's/^/  /'
+fi
+systemctl stop "$SSHU" 2>/dev/null
+
 # Job control: the interactive shell puts the background job in a
 # process group of its own (monitor mode, which needs the terminal).
 prog "job control: sh -i, a background job in its own group, kill %1" \
