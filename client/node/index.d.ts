@@ -28,7 +28,7 @@ export interface SpawnOptions {
 	encoding?: BufferEncoding | null;
 	/** Default /run/opencode-pty/supervisor.sock. */
 	socketPath?: string;
-	/** Default /usr/local/libexec/opencode-pty-client. */
+	/** Default HELPER_PATH: LIBEXECDIR/opencode-pty-client of the build. */
 	helperPath?: string;
 }
 

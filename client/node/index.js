@@ -18,6 +18,9 @@ const os = require('node:os');
 const codec = require('./codec.js');
 
 const SOCKET_PATH = '/run/opencode-pty/supervisor.sock';
+// The build's LIBEXECDIR (client/node/build.mk rewrites this one line in
+// the copy it installs: $(BUILD)/nodejs); here, the GNUmakefile's default,
+// so that the module as it stands in the tree is the default install's.
 const HELPER_PATH = '/usr/local/libexec/opencode-pty-client';
 const STDERR_MAX = 4096;
 const HELPER_GRACE_MS = 500;	// see _helperDone
