@@ -158,6 +158,7 @@ deb_release()
 		o="lowerdir=$root,upperdir=$cache/upper,workdir=$cache/work"
 		mount -t overlay opty-deb -o "$o" "$m"
 		mount -t proc proc "$m/proc"
+		mount --bind /dev/pts "$m/dev/pts"
 		mount --bind "$out" "$m/mnt"
 		chroot "$m" /bin/sh -ec "
 			export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
