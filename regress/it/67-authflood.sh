@@ -14,8 +14,11 @@
 
 [ -x "$TOOLS/opty-flood" ] || { echo "FAIL: $TOOLS/opty-flood missing (make tools)"; exit 1; }
 command -v dbus-monitor >/dev/null || { echo "FAIL: dbus-monitor missing (dbus-bin)"; exit 1; }
-FLOOD_SECONDS=6
-FLOOD_COUNT=200000
+# Bounds only for a test gone wrong: the flooders are stopped (SIGUSR1)
+# once the sessions are over, so the flood lasts through every one of
+# them however long a session start takes on this machine.
+FLOOD_SECONDS=120
+FLOOD_COUNT=5000000
 SESSIONS=5
 trap 'systemctl stop opty-flood-byk.service opty-flood-other.service 2>/dev/null;
     [ -n "${mon:-}" ] && kill "$mon" 2>/dev/null; itlib_cleanup' EXIT
@@ -103,6 +106,7 @@ overlap=1
 for who in byk other; do
 	systemctl is-active -q "opty-flood-$who.service" || overlap=0
 done
+systemctl kill -s USR1 opty-flood-byk.service opty-flood-other.service
 n=0
 while systemctl is-active -q opty-flood-byk.service opty-flood-other.service &&
     [ $n -lt 200 ]; do

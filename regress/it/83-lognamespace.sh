@@ -11,6 +11,8 @@
 # session's unit.  The positive control: the very same three lines from
 # a byk service outside any session reach the main journal at
 # PRIORITY=0.  The namespace's installed configuration forwards nowhere.
+# Sessions back to back all start: the namespace's sync unit (257 on)
+# stays active between them.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -113,6 +115,28 @@ systemd-analyze cat-config "systemd/journald@$NS.conf" > "$tmp/conf" 2>&1
 for k in ForwardToWall ForwardToConsole ForwardToKMsg ForwardToSyslog; do
 	check "journald@$NS.conf: $k=no" grep -qx "$k=no" "$tmp/conf"
 done
+
+# Back to back: from 257 on each session pulls in the namespace's
+# StopWhenUnneeded= sync unit; a stop of it queued between two sessions
+# would make PID 1 refuse the second start.  The supervisor wants it,
+# so it stays active after a session is gone.
+SYNCU=systemd-journald-sync@$NS.service
+client -n 20 -q -- /bin/true
+good=$(grep -c '^opty-nodesim: exit code=1 status=0 result=success ' "$tmp/err")
+check "20 sessions back to back all ran ($good)" test "$good" = 20 ||
+    grep '^opty-nodesim: error' "$tmp/err" | head -n 3 | sed 's/^/  /'
+if [ "$(systemctl show -P LoadState "$SYNCU")" = loaded ]; then
+	wait_no_units 20
+	check "$SYNCU still active after the sessions ended" \
+	    test "$(systemctl show -P ActiveState "$SYNCU")" = active
+	wanted=$(systemctl show -P WantedBy "$SYNCU")
+	check "$SYNCU wanted by the supervisor ($wanted)" test -n \
+	    "$(echo "$wanted" | tr ' ' '\n' | grep -Fx "$SUP")"
+else
+	echo "  $SYNCU: not on this systemd ($(systemctl show -P LoadState "$SYNCU"))"
+	check "no sync unit before systemd 257" test "$(systemctl --version |
+	    awk 'NR == 1 { print $2 }')" -lt 257
+fi
 
 check "no session unit left" wait_no_units 20
 sup_stop

@@ -1,8 +1,9 @@
 /*
  * opty-flood.c: test only, never installed.  A FORGED peer that opens
  * connections to the supervisor socket as fast as it can, from WORKERS
- * processes, for SECONDS or until COUNT connections, and reads each
- * answer to its end.  The last line on stdout counts them:
+ * processes, for SECONDS, until COUNT connections or until SIGUSR1 (sent
+ * to every process of its unit: the test's sessions are over), and reads
+ * each answer to its end.  The last line on stdout counts them:
  *
  *	opty-flood: connections=N answered=A busy=B codes=C1:n1,...
  *
@@ -18,6 +19,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,8 @@
 #include "regress/framepeer.h"
 
 #define FLOOD_CODES	32
+
+static volatile sig_atomic_t	stop;
 
 struct tally {
 	unsigned long	conns;
@@ -72,7 +76,10 @@ flood_one(void)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	for (;;) {
-		if (poll(&pfd, 1, 20000) != 1)
+		/* A stop asked for ends no connection half-way. */
+		if ((n = poll(&pfd, 1, 20000)) == -1 && errno == EINTR)
+			continue;
+		if (n != 1)
 			break;
 		n = read(fd, buf + have, sizeof(buf) - have);
 		if (n <= 0) {
@@ -98,7 +105,7 @@ flood_worker(struct tally *t, double end, unsigned long count)
 {
 	int	code;
 
-	while (now() < end &&
+	while (!stop && now() < end &&
 	    __atomic_load_n(&t->conns, __ATOMIC_RELAXED) < count) {
 		code = flood_one();
 		if (code == -2)
@@ -112,6 +119,13 @@ flood_worker(struct tally *t, double end, unsigned long count)
 			    __ATOMIC_RELAXED);
 	}
 	_exit(0);
+}
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	stop = 1;
 }
 
 static long
@@ -155,6 +169,8 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	memset(t, 0, sizeof(*t));
+	/* Inherited by every worker: each ends its connection, then stops. */
+	signal(SIGUSR1, on_usr1);
 	for (i = 0; i < workers; i++)
 		if (fork() == 0)
 			flood_worker(t, end, count);
