@@ -15,6 +15,9 @@
 //	node nodesim.js [-q] [-n runs | -P n] [-t sec] [-i input] [-d dir]
 //	    [-W rowsxcols] [-R rowsxcols] [-S signo] [-O] -- command [arg ...]
 //
+// With OPTY_NODE_MODULE=DIR in its environment it uses the module in DIR
+// (an installed copy) instead of the repository's.
+//
 // -R/-S frames go in command-line order once the start frame is sent
 // (the module holds them until then), or with -O once the first output
 // arrived; the -i input follows them.  -P opens n sessions at once from
@@ -32,7 +35,9 @@
 //
 // SPDX-License-Identifier: ISC
 // Copyright (c) 2026 The opencode-pty authors (see LICENSE)
-const pty = require('../../client/node');
+// OPTY_NODE_MODULE names another copy of the module to play through:
+// the package's, installed under /usr/share/nodejs (regress/pkg/).
+const pty = require(process.env.OPTY_NODE_MODULE || '../../client/node');
 
 function usage(why) {
 	process.stderr.write(`nodesim.js: usage: ${why}\n`);

@@ -146,6 +146,7 @@ num(const char *s)
 int
 main(int argc, char *argv[])
 {
+	struct sigaction sa;
 	struct tally	*t;
 	unsigned long	 count;
 	double		 end;
@@ -162,6 +163,14 @@ main(int argc, char *argv[])
 		fprintf(stderr, "opty-flood: 1 to 64 workers\n");
 		return 2;
 	}
+	/* Inherited by every worker: each ends its connection, then stops. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGUSR1, &sa, NULL) == -1) {
+		perror("sigaction");
+		return 1;
+	}
 	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED) {
@@ -169,8 +178,6 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	memset(t, 0, sizeof(*t));
-	/* Inherited by every worker: each ends its connection, then stops. */
-	signal(SIGUSR1, on_usr1);
 	for (i = 0; i < workers; i++)
 		if (fork() == 0)
 			flood_worker(t, end, count);
