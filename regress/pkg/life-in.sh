@@ -1,0 +1,216 @@
+#!/bin/sh
+# life-in.sh: the package's life inside a fresh system of one release,
+# booted by regress/pkg/life.sh (test only; root in the disposable
+# systemd, cwd = the repository, no network).  The Node service's user
+# byk exists, as on a host the package is made for; nftables is not
+# installed and its .deb waits in apt's cache, with the release's lists.
+#
+#  1. `apt-get install ./opencode-pty_*.deb ./node-opencode-pty_*.deb`
+#     pulls nftables, leaves the supervisor running and enabled, and
+#     the installed verifier says ready once the operator's marker is
+#     written; a session through the installed Node module and helper
+#     prints its output; a session's command reaches no byk process
+#     outside it (signal, limits, /proc), neither the host's /tmp nor
+#     another terminal, while the same probe as byk outside reaches
+#     every one of them (the control); cleanup: no unit, no mount left.
+#  2. `apt-get remove` stops the supervisor: no session unit, socket,
+#     runtime directory or terminal mount is left; the conffiles stay.
+#  3. `apt-get purge` removes the conffiles and the programs.
+#  4. The earlier version installed, a session live, the upgrade to this
+#     version: that client gets ERR_SHUTDOWN (the restart after the
+#     upgrade stops the supervisor, docs/PACKAGING.md), no unit is left,
+#     the supervisor runs again, a new session works.
+#  5. purge and `apt-get autoremove --purge`: /etc, /usr, /home, /opt and
+#     /srv are as before the first install, but for the relay's system
+#     user (kept, as Debian keeps system users) and the paths this test
+#     writes as the operator (the marker, the Node actor, byk's work
+#     directory).
+#
+# SPDX-License-Identifier: ISC
+# Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+set -u
+: "${DEBDIR:?}" "${PREVDIR:?}" "${BUILD:?}" "${TOOLS:?}" "${REPO:?}"
+export DEBIAN_FRONTEND=noninteractive
+LX=/usr/libexec/opencode-pty
+MOD=/usr/share/nodejs/opencode-pty
+PKGS="opencode-pty node-opencode-pty"
+ITLIB_BASE=1
+. "$REPO/regress/itlib.sh"
+ITLIB_BASE=0
+VICTIM=opty-pkg-victim.service
+PLANT=/tmp/opty-pkg-planted
+
+# What the package may not touch, as names, types, modes and owners, and
+# the content of /etc; the operator's own paths apart.
+snap()
+{
+	find /etc /usr /home /opt /srv -xdev \( -path /etc/opencode -o \
+	    -path /usr/local/lib/opencode-pty-test -o -path /home/byk/work \
+	    -o -name '*-' \) -prune -o -printf '%p %y %m %u %g\n' | sort
+	find /etc -xdev \( -path /etc/opencode -o -name '*-' \) -prune -o \
+	    -type f -print0 | sort -z | xargs -0 sha256sum
+}
+
+# apt_in WHAT DEBS...: apt-get install from files, nothing downloaded.
+apt_in()
+{
+	what=$1; shift
+	apt-get -y --no-download install "$@" > "$tmp/apt" 2>&1
+	rc=$?
+	check "$what (apt-get exit $rc)" test $rc = 0 ||
+	    tail -n 20 "$tmp/apt" | sed 's/^/  apt: /'
+}
+
+# apt_do WHAT ARGS...: another apt-get run that must succeed.
+apt_do()
+{
+	what=$1; shift
+	apt-get -y "$@" > "$tmp/apt" 2>&1
+	rc=$?
+	check "$what (apt-get exit $rc)" test $rc = 0 ||
+	    tail -n 20 "$tmp/apt" | sed 's/^/  apt: /'
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q ' installed$'; }
+not_installed() { ! installed "$1"; }
+version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
+
+# session_probe: what a command sees, in a session and as byk outside.
+PROBE='kill -0 "$1" 2>/dev/null && echo SIGNAL
+prlimit --pid "$1" --nofile > /dev/null 2>&1 && echo LIMITS
+test -e "/proc/$1" && echo PROC
+test -e "$2" && echo TMP
+ls /dev/pts | grep -vx ptmx | wc -l | sed "s/^/TERMINALS=/"
+echo PROBED'
+
+# --- 0: the fresh system
+check "opencode-pty is not installed" sh -c "! dpkg-query -W opencode-pty > /dev/null 2>&1"
+check "nftables is not installed (taken out to be pulled)" not_installed nftables
+check "nftables waits in apt's cache" sh -c 'ls /var/cache/apt/archives/nftables_*.deb'
+id -u byk > /dev/null 2>&1 || useradd -m -U byk
+snap > "$tmp/snap0"
+cp -p /etc/passwd /etc/group /etc/shadow /etc/gshadow "$tmp/"
+
+# --- 1: install
+apt_in "apt-get install of $DEBDIR's packages" \
+    "$DEBDIR"/opencode-pty_*.deb "$DEBDIR"/node-opencode-pty_*.deb
+check "nftables was pulled as a dependency" installed nftables
+check "nftables is marked automatically installed" \
+    sh -c 'apt-mark showauto | grep -qx nftables'
+check "the supervisor is running after the install" \
+    systemctl is-active -q opencode-pty-supervisor.service
+check "the supervisor is enabled" \
+    systemctl is-enabled -q opencode-pty-supervisor.service
+check "the client helper is installed 0711" \
+    test "$(stat -c %a "$LX/opencode-pty-client")" = 711
+conffiles=$(dpkg-query -W -f='${Conffiles}\n' opencode-pty | awk 'NF { print $1 }')
+check "the package has conffiles ($(echo $conffiles))" test -n "$conffiles"
+
+# The sessions below: the installed programs (itlib: LIBEXEC), the
+# installed Node module (its default helper is the package's).
+f0=$fails
+IT_LIBEXEC=$LX
+. "$REPO/regress/itlib.sh"
+fails=$f0
+# itlib stops what an earlier script left running: the supervisor too.
+sup_start || fail "the supervisor does not start again"
+trap 'systemctl stop "$VICTIM" 2>/dev/null; rm -f "$PLANT"; itlib_cleanup' EXIT
+"$LX/opencode-pty-verify-readiness" > "$tmp/verify" 2>&1
+v=$?
+check "the installed verifier says ready (exit $v: $(head -c 200 "$tmp/verify"))" \
+    test $v = 0
+CLIENT_PROPS="-p Environment=OPTY_NODE_MODULE=$MOD"
+client -- /bin/echo hello
+expect_exit 1 0 success "a session through the installed module and helper"
+check "its output is exactly hello" test "$(cat "$tmp/out")" = hello
+# The control: the module named is the one that runs.
+CLIENT_PROPS="-p Environment=OPTY_NODE_MODULE=/nonexistent"
+client -- /bin/echo hello
+check "the control: no session through a module that is not there" \
+    sh -c "! grep -q '^opty-nodesim: exit' '$tmp/last'"
+CLIENT_PROPS="-p Environment=OPTY_NODE_MODULE=$MOD"
+
+# Isolation rows, each with its control outside the session.
+systemctl reset-failed "$VICTIM" 2>/dev/null
+systemd-run --quiet --unit="$VICTIM" -p User=byk -p Group=byk /bin/sleep 600
+victim=$(systemctl show -P MainPID "$VICTIM")
+echo planted > "$PLANT" && chmod 0644 "$PLANT"
+client -- /bin/sh -c "$PROBE" sh "$victim" "$PLANT"
+grep -q PROBED "$tmp/out" || fail "the probe did not run in a session: $(cat "$tmp/out")"
+for w in SIGNAL LIMITS PROC TMP; do
+	check "session: $w of byk's pid $victim not reached" \
+	    sh -c "! grep -qx $w '$tmp/out'"
+done
+check "session: only its own terminal in /dev/pts ($(grep TERMINALS "$tmp/out"))" \
+    grep -qx TERMINALS=1 "$tmp/out"
+runuser -u byk -- /bin/sh -c "$PROBE" sh "$victim" "$PLANT" > "$tmp/ctl" 2>&1
+for w in SIGNAL LIMITS PROC TMP; do
+	check "control, byk outside: $w of pid $victim reached" grep -qx $w "$tmp/ctl"
+done
+systemctl stop "$VICTIM"
+check "cleanup: no session unit left" wait_no_units 20
+check "cleanup: no terminal mount left" test -z \
+    "$(systemctl list-units --all --plain --no-legend 'run-opencode\x2dpty-pts-*.mount')"
+
+# --- 2: remove
+apt_do "apt-get remove" remove $PKGS
+check "remove: the supervisor is stopped" \
+    sh -c '! systemctl is-active -q opencode-pty-supervisor.service'
+check "remove: its unit is gone ($(systemctl show -P LoadState opencode-pty-supervisor.service))" \
+    test "$(systemctl show -P LoadState opencode-pty-supervisor.service)" = not-found
+check "remove: no runtime directory or socket" test ! -e /run/opencode-pty
+check "remove: no session unit" wait_no_units 5
+check "remove: no terminal mount unit" test -z \
+    "$(systemctl list-units --all --plain --no-legend 'run-opencode\x2dpty-pts-*.mount')"
+check "remove: the programs are gone" test ! -e "$LX"
+for c in $conffiles; do
+	check "remove: conffile $c stays" test -e "$c"
+done
+
+# --- 3: purge
+apt_do "apt-get purge" purge $PKGS
+for c in $conffiles; do
+	check "purge: conffile $c removed" test ! -e "$c"
+done
+check "purge: nothing of the package in dpkg's database" \
+    sh -c "! dpkg-query -W opencode-pty > /dev/null 2>&1"
+
+# --- 4: upgrade from the earlier version with a live session
+apt_in "apt-get install of the earlier version" "$PREVDIR"/*.deb
+pv=$(version opencode-pty)
+check "the earlier version is installed ($pv)" sh -c "case '$pv' in *~prev) ;; *) false ;; esac"
+check "the supervisor runs" systemctl is-active -q opencode-pty-supervisor.service
+marker_make
+old_pid=$(systemctl show -P MainPID opencode-pty-supervisor.service)
+bg_client -- /bin/sleep 600
+wait_for "a live session" sh -c '[ -n "$(systemctl list-units --plain --no-legend "opencode-pty-*.service" | grep -E "^opencode-pty-[0-9a-f]{32}")" ]'
+apt_in "the upgrade to $DEBDIR's version with a session live" \
+    "$DEBDIR"/opencode-pty_*.deb "$DEBDIR"/node-opencode-pty_*.deb
+bg_wait
+expect_error 15 "upgrade: the live session's client got ERR_SHUTDOWN"
+check "upgrade: no session unit left" wait_no_units 20
+nv=$(version opencode-pty)
+check "upgrade: this version is installed ($nv)" test "$nv" = "${pv%~prev}"
+check "upgrade: the supervisor runs again" \
+    systemctl is-active -q opencode-pty-supervisor.service
+new_pid=$(systemctl show -P MainPID opencode-pty-supervisor.service)
+check "upgrade: it was restarted (pid $old_pid, now $new_pid)" \
+    test "$new_pid" != "$old_pid"
+client -- /bin/echo hello
+expect_exit 1 0 success "upgrade: a new session works"
+
+# --- 5: purge and autoremove: the system as before
+apt_do "apt-get purge" purge $PKGS
+apt_do "apt-get autoremove --purge" autoremove --purge
+check "autoremove takes nftables back out" not_installed nftables
+check "the relay's system user is kept" id -u opencode-pty-relay
+for f in passwd group shadow gshadow; do
+	check "/etc/$f: only the relay's entry added" sh -c \
+	    "grep -v '^opencode-pty-relay:' /etc/$f | cmp -s - '$tmp/$f'"
+done
+snap | grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' > "$tmp/snap1"
+grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' "$tmp/snap0" > "$tmp/snap0x"
+check "/etc, /usr, /home, /opt, /srv as before the install" \
+    cmp -s "$tmp/snap0x" "$tmp/snap1" ||
+    diff "$tmp/snap0x" "$tmp/snap1" | head -n 20 | sed 's/^/  /'
+finish
