@@ -29,6 +29,13 @@ opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # run the parser of untrusted input.
 opencode-pty-relay_LDFLAGS	= -Wl,--fatal-warnings \
 				  $(if $(strip $(SAN)),,-static-pie)
+# The supervisor embeds the relay's digest (parent/build.mk), so the relay
+# must be installed exactly as built.  A packager whose tools strip
+# programs after the build (Debian's dh_strip) names its strip command in
+# RELAY_STRIP: the relay is stripped right after its link, before its
+# digest is taken, and the packager's tool then finds it stripped and
+# leaves it alone (debian/rules).
+opencode-pty-relay_STRIP	= $(RELAY_STRIP)
 SCRIPT_TESTS		+= regress/host/relay-nonss.sh regress/host/relay-layers.sh
 
 TESTS			+= test_sandbox test_relay_intake test_relay_outbuf

@@ -38,6 +38,8 @@ ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"
 ITLIB_BASE=0
 VICTIM=opty-pkg-victim.service
+# The snapshots outlive the $tmp of either sourcing of itlib.
+snapd=$(mktemp -d -p /var/lib opty-pkg.XXXXXX) || exit 1
 PLANT=/tmp/opty-pkg-planted
 
 # What the package may not touch, as names, types, modes and owners, and
@@ -51,11 +53,13 @@ snap()
 	    -type f -print0 | sort -z | xargs -0 sha256sum
 }
 
-# apt_in WHAT DEBS...: apt-get install from files, nothing downloaded.
+# apt_in WHAT DEBS...: apt-get install from files.  Nothing can be
+# downloaded: the container has a network of its own, with no route out.
+# (apt's --no-download refuses files named on its command line.)
 apt_in()
 {
 	what=$1; shift
-	apt-get -y --no-download install "$@" > "$tmp/apt" 2>&1
+	apt-get -y install "$@" > "$tmp/apt" 2>&1
 	rc=$?
 	check "$what (apt-get exit $rc)" test $rc = 0 ||
 	    tail -n 20 "$tmp/apt" | sed 's/^/  apt: /'
@@ -88,8 +92,8 @@ check "opencode-pty is not installed" sh -c "! dpkg-query -W opencode-pty > /dev
 check "nftables is not installed (taken out to be pulled)" not_installed nftables
 check "nftables waits in apt's cache" sh -c 'ls /var/cache/apt/archives/nftables_*.deb'
 id -u byk > /dev/null 2>&1 || useradd -m -U byk
-snap > "$tmp/snap0"
-cp -p /etc/passwd /etc/group /etc/shadow /etc/gshadow "$tmp/"
+snap > "$snapd/snap0"
+cp -p /etc/passwd /etc/group /etc/shadow /etc/gshadow "$snapd/"
 
 # --- 1: install
 apt_in "apt-get install of $DEBDIR's packages" \
@@ -110,11 +114,13 @@ check "the package has conffiles ($(echo $conffiles))" test -n "$conffiles"
 # installed Node module (its default helper is the package's).
 f0=$fails
 IT_LIBEXEC=$LX
+IT_ACTOR=node
 . "$REPO/regress/itlib.sh"
 fails=$f0
 # itlib stops what an earlier script left running: the supervisor too.
 sup_start || fail "the supervisor does not start again"
-trap 'systemctl stop "$VICTIM" 2>/dev/null; rm -f "$PLANT"; itlib_cleanup' EXIT
+trap 'systemctl stop "$VICTIM" 2>/dev/null; rm -rf "$PLANT" "$snapd"
+    itlib_cleanup' EXIT
 "$LX/opencode-pty-verify-readiness" > "$tmp/verify" 2>&1
 v=$?
 check "the installed verifier says ready (exit $v: $(head -c 200 "$tmp/verify"))" \
@@ -167,8 +173,8 @@ for c in $conffiles; do
 	check "remove: conffile $c stays" test -e "$c"
 done
 
-# --- 3: purge
-apt_do "apt-get purge" purge $PKGS
+# --- 3: purge (node-opencode-pty, which has no conffile, is gone)
+apt_do "apt-get purge" purge opencode-pty
 for c in $conffiles; do
 	check "purge: conffile $c removed" test ! -e "$c"
 done
@@ -203,14 +209,14 @@ expect_exit 1 0 success "upgrade: a new session works"
 apt_do "apt-get purge" purge $PKGS
 apt_do "apt-get autoremove --purge" autoremove --purge
 check "autoremove takes nftables back out" not_installed nftables
-check "the relay's system user is kept" id -u opencode-pty-relay
+check "the relay's system user is kept" sh -c 'id -u opencode-pty-relay > /dev/null'
 for f in passwd group shadow gshadow; do
 	check "/etc/$f: only the relay's entry added" sh -c \
-	    "grep -v '^opencode-pty-relay:' /etc/$f | cmp -s - '$tmp/$f'"
+	    "grep -v '^opencode-pty-relay:' /etc/$f | cmp -s - '$snapd/$f'"
 done
-snap | grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' > "$tmp/snap1"
-grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' "$tmp/snap0" > "$tmp/snap0x"
-check "/etc, /usr, /home, /opt, /srv as before the install" \
-    cmp -s "$tmp/snap0x" "$tmp/snap1" ||
-    diff "$tmp/snap0x" "$tmp/snap1" | head -n 20 | sed 's/^/  /'
+snap | grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' > "$snapd/snap1"
+grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' "$snapd/snap0" > "$snapd/snap0x"
+check "/etc, /usr, /home, /opt, /srv as before the install ($(wc -l < "$snapd/snap1") entries)" \
+    cmp -s "$snapd/snap0x" "$snapd/snap1" ||
+    diff "$snapd/snap0x" "$snapd/snap1" | head -n 20 | sed 's/^/  /'
 finish

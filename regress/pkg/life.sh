@@ -101,6 +101,7 @@ life_main()
 	sed 's/^/  apt: /' "$st/fresh.log"
 	HARNESS_SELF=$REPO/regress/harness.sh
 	HARNESS_ROOT=$st/merged
+	export HARNESS_ROOT
 	. "$HARNESS_SELF"
 	harness_trap
 	harness_start || die "$name: no disposable systemd"
