@@ -12,7 +12,8 @@
 # memory (nothing is written to the tree), where the release's apt,
 # from the mirror of its own sources, updates its lists, takes out
 # nftables (so that installing the package has a dependency to pull)
-# and downloads what `apt-get install ./opencode-pty_*.deb` needs.
+# with whatever no installed package needs any more, and downloads
+# what `apt-get install ./opencode-pty_*.deb` needs.
 # That system is booted (regress/harness.sh, private network: nothing is
 # fetched there) and regress/pkg/life-in.sh installs, upgrades, removes
 # and purges the package in it.  An earlier version of the package is
@@ -70,6 +71,14 @@ fresh()
 			    grep -q \" installed\$\" ||
 			    { echo \"nftables is not in the tree\"; exit 1; }
 			apt-get -qq -y purge nftables > /dev/null
+			apt-get -qq -y autoremove --purge > /dev/null
+			# A build machine may forbid every service start
+			# (a container image policy-rc.d exiting 101):
+			# not on the servers the package is for.
+			if [ -e /usr/sbin/policy-rc.d ]; then
+				rm /usr/sbin/policy-rc.d
+				echo \"policy-rc.d of the build machine left out\"
+			fi
 			cd /mnt/debs
 			apt-get -q -y --download-only install \
 			    ./opencode-pty_*.deb ./node-opencode-pty_*.deb |
