@@ -25,6 +25,9 @@
 #     user (kept, as Debian keeps system users) and the paths this test
 #     writes as the operator (the marker, the Node actor, byk's work
 #     directory).
+#  6. Masked before the install (a host that keeps it off until its
+#     gates): the install succeeds and the supervisor does not run;
+#     unmasked and started, a session works.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -219,4 +222,17 @@ grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' "$snapd/snap0" > "
 check "/etc, /usr, /home, /opt, /srv as before the install ($(wc -l < "$snapd/snap1") entries)" \
     cmp -s "$snapd/snap0x" "$snapd/snap1" ||
     diff "$snapd/snap0x" "$snapd/snap1" | head -n 20 | sed 's/^/  /'
+
+# --- 6: a host that keeps the unit off until its gates (README): masked
+# before the install, nothing runs, and the install still succeeds.
+systemctl mask -q opencode-pty-supervisor.service
+apt_in "apt-get install with the unit masked" \
+    "$DEBDIR"/opencode-pty_*.deb "$DEBDIR"/node-opencode-pty_*.deb
+check "masked: the supervisor did not start" \
+    sh -c '! systemctl is-active -q opencode-pty-supervisor.service'
+systemctl unmask -q opencode-pty-supervisor.service
+sup_start
+client -- /bin/echo hello
+expect_exit 1 0 success "unmasked and started: a session works"
+apt_do "apt-get purge" purge $PKGS
 finish
