@@ -96,6 +96,8 @@ check "nftables is not installed (taken out to be pulled)" not_installed nftable
 check "nftables waits in apt's cache" sh -c 'ls /var/cache/apt/archives/nftables_*.deb'
 id -u byk > /dev/null 2>&1 || useradd -m -U byk
 snap > "$snapd/snap0"
+dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' |
+    sort > "$snapd/pkgs0"
 cp -p /etc/passwd /etc/group /etc/shadow /etc/gshadow "$snapd/"
 
 # --- 1: install
@@ -217,6 +219,17 @@ for f in passwd group shadow gshadow; do
 	check "/etc/$f: only the relay's entry added" sh -c \
 	    "grep -v '^opencode-pty-relay:' /etc/$f | cmp -s - '$snapd/$f'"
 done
+# What apt pulled with the install and autoremove keeps (netbase, which
+# nftables recommends, is kept where another installed package also
+# recommends it) is apt's, not the package's: purged too, and named.
+dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' |
+    sort > "$snapd/pkgs1"
+kept=$(comm -13 "$snapd/pkgs0" "$snapd/pkgs1")
+echo "  pulled by the install, kept by autoremove: ${kept:-nothing}"
+[ -z "$kept" ] || apt_do "apt-get purge of $(echo $kept)" purge $kept
+for p in $PKGS; do
+	check "dpkg knows $p no more" sh -c "! dpkg-query -W $p > /dev/null 2>&1"
+done
 snap | grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' > "$snapd/snap1"
 grep -Ev '^[0-9a-f]{64}  /etc/(passwd|group|shadow|gshadow)$' "$snapd/snap0" > "$snapd/snap0x"
 check "/etc, /usr, /home, /opt, /srv as before the install ($(wc -l < "$snapd/snap1") entries)" \
@@ -225,7 +238,7 @@ check "/etc, /usr, /home, /opt, /srv as before the install ($(wc -l < "$snapd/sn
 
 # --- 6: a host that keeps the unit off until its gates (README): masked
 # before the install, nothing runs, and the install still succeeds.
-systemctl mask -q opencode-pty-supervisor.service
+systemctl mask -q opencode-pty-supervisor.service 2>/dev/null
 apt_in "apt-get install with the unit masked" \
     "$DEBDIR"/opencode-pty_*.deb "$DEBDIR"/node-opencode-pty_*.deb
 check "masked: the supervisor did not start" \
