@@ -9,7 +9,8 @@
 #     pulls nftables, leaves the supervisor running and enabled, and
 #     the installed verifier says ready once the operator's marker is
 #     written; a session through the installed Node module and helper
-#     prints its output; a session's command reaches no byk process
+#     prints its output; gates 2 and 3 of docs/ROOT-ACCEPTANCE.md hold
+#     on the packaged files; a session's command reaches no byk process
 #     outside it (signal, limits, /proc), neither the host's /tmp nor
 #     another terminal, while the same probe as byk outside reaches
 #     every one of them (the control); cleanup: no unit, no mount left.
@@ -113,6 +114,28 @@ check "the supervisor is enabled" \
 check "the client helper is installed 0711" \
     test "$(stat -c %a "$LX/opencode-pty-client")" = 711
 conffiles=$(dpkg-query -W -f='${Conffiles}\n' opencode-pty | awk 'NF { print $1 }')
+# Gates 2 and 3 of docs/ROOT-ACCEPTANCE.md on the packaged files, by their
+# real paths (bookworm's /lib is a link to /usr/lib, which gate 3
+# refuses on the way to a file).
+UD=/usr/lib/systemd/system
+systemd-analyze verify "$UD/opencode-pty-supervisor.service" \
+    "$UD/opencode-pty.slice" > "$snapd/gate2" 2>&1
+check "gate 2: systemd-analyze verify of the installed units says nothing" \
+    test ! -s "$snapd/gate2" || sed 's/^/  /' "$snapd/gate2"
+set --
+for f in "$UD/opencode-pty-supervisor.service" "$UD/opencode-pty.slice" \
+    "$UD"/opencode-v2.service.d/*-opencode-pty-*.conf \
+    /usr/lib/sysusers.d/opencode-pty-relay.conf $conffiles; do
+	set -- "$@" -f "$f"
+done
+sh build-aux/install-check.sh "$@" "$LX" opencode-pty-supervisor \
+    opencode-pty-relay opencode-pty-launcher opencode-pty-client \
+    opencode-pty-verify-readiness opencode-pty-loopback > "$snapd/gate3" 2>&1
+check "gate 3: install-check on the packaged programs and files" test $? = 0 ||
+    sed 's/^/  /' "$snapd/gate3"
+n=$(( $# / 2 + 6 ))
+check "gate 3 checked the $n programs and files ($(tail -n 1 "$snapd/gate3"))" \
+    grep -q "^install-check: ok: $n files " "$snapd/gate3"
 check "the package has conffiles ($(echo $conffiles))" test -n "$conffiles"
 
 # The sessions below: the installed programs (itlib: LIBEXEC), the
