@@ -13,7 +13,9 @@
 #				later time, another time zone, umask and
 #				locale; every .deb compared, both sha256s
 #				printed; a difference fails, naming the
-#				member and the files that differ
+#				member and the files that differ; then the
+#				control: a build dated a day later must
+#				differ in every .deb
 #	deb.sh release NAME DIR	the revision built in DIR built in the suite's
 #				tree NAME (regress/roots.sh) by that release's
 #				own dpkg-dev, debhelper, compiler and lintian:
@@ -123,6 +125,36 @@ deb_repro()
 	[ $fail = 0 ] || exit 1
 	echo "$prog: PASS: $(ls "$a"/*.deb | wc -l) .debs bit-identical" \
 	    "(paths, time, time zone, umask and locale differ)"
+	deb_repro_control "$a" "$rev"
+}
+
+# deb_repro_control DIR REV: the comparison above, on a build that must
+# differ: the same revision with its changelog dated a day later, so
+# another SOURCE_DATE_EPOCH.  Every .deb must then differ, or the
+# comparison (or the pinning of time) proves nothing.
+deb_repro_control()
+{
+	local a=$1 c=$1-repro/control f n=0 same=0
+	clone "$c" "$2"
+	sed -i '0,/^ -- /s/\(^ -- .*  \)\(.*\)$/\1Mon, 07 Dec 2026 03:00:00 +0000/' \
+	    "$c/opencode-pty/debian/changelog"
+	grep -q '^ -- .*Mon, 07 Dec 2026 03:00:00 +0000$' \
+	    "$c/opencode-pty/debian/changelog" ||
+	    die "control: the changelog's date was not changed"
+	(cd "$c/opencode-pty" && dpkg-buildpackage -us -uc -b) \
+	    > "$c/build.log" 2>&1 ||
+	    { tail -n 30 "$c/build.log"; die "control build failed" \
+	    "(log: $c/build.log)"; }
+	for f in "$a"/*.deb; do
+		f=${f##*/}
+		[ -f "$c/$f" ] || die "control: $f was not built"
+		n=$((n + 1))
+		cmp -s "$a/$f" "$c/$f" && same=$((same + 1))
+	done
+	[ "$same" = 0 ] || die "control: $same of $n .debs built with" \
+	    "another SOURCE_DATE_EPOCH are identical to the first build's"
+	echo "$prog: control: a build dated a day later differs in each of" \
+	    "its $n .debs"
 }
 
 # deb_release NAME DIR: the revision built in DIR built again inside the
