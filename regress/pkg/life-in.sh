@@ -11,9 +11,10 @@
 #     written; a session through the installed Node module and helper
 #     prints its output; gates 2 and 3 of docs/ROOT-ACCEPTANCE.md hold
 #     on the packaged files; a session's command reaches no byk process
-#     outside it (signal, limits, /proc), neither the host's /tmp nor
-#     another terminal, while the same probe as byk outside reaches
-#     every one of them (the control); cleanup: no unit, no mount left.
+#     outside it (signal, limits, /proc) and not the host's /tmp, while
+#     the same probe as byk outside reaches each (the control); its
+#     /dev/pts holds its own terminal only (the attack on other
+#     terminals is 82-terminals.sh); cleanup: no unit, no mount left.
 #  2. `apt-get remove` stops the supervisor: no session unit, socket,
 #     runtime directory or terminal mount is left; the conffiles stay.
 #  3. `apt-get purge` removes the conffiles and the programs.
