@@ -28,10 +28,13 @@ rm -rf "$WORK"/t82.* "$TS"
 
 # --- a byk terminal outside any session ---------------------------------
 systemctl reset-failed "$HOLDER" 2>/dev/null
+# The typescript exists and is byk's before script(1) opens it: byk
+# cannot create files in /var/lib, and a touch after systemd-run races
+# script's open (lost once under load: the holder exited at once).
+touch "$TS" && chown byk:byk "$TS"
 systemd-run --quiet --unit="$HOLDER" -p User=byk -p Group=byk \
     -p ReadWritePaths=/var/lib -- \
     /usr/bin/script -qfc 'exec sleep 60' "$TS" > /dev/null 2>&1
-touch "$TS" && chown byk:byk "$TS"
 hpid= hpts=
 wait_for "the holder's terminal" sh -c \
     "pgrep -u byk -x sleep -P \$(systemctl show -P MainPID $HOLDER) \
