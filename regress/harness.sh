@@ -10,7 +10,8 @@
 #	harness_exec [VAR=val...] CMD...
 #				run CMD as root in all of the container's
 #				namespaces, cwd = the repository, clean env
-#	harness_install		byk, sysusers, make install, unit files
+#	harness_install		byk, sysusers, make install, unit files;
+#				with HARNESS_DEB=DIR, apt-get install DIR/*.deb
 #	harness_stop		poweroff, kill leftovers, verify none remain
 # Executed directly:
 #	sh regress/harness.sh stop STATE_DIR	tear down a kept container
@@ -264,9 +265,54 @@ harness_exec()
 	return "$1"
 }
 
+# harness_install_deb: the Debian packages of $HARNESS_DEB installed the
+# way an operator does (apt-get install ./*.deb); nothing can be
+# downloaded (the container's network has no route out; apt's
+# --no-download refuses files named on its command line).  The test host's policy-rc.d (a container image's,
+# say) would keep the maintainer scripts from starting the supervisor: it
+# goes, in the container's in-memory /.  The packages start it; it is
+# stopped again so that every script begins as after `make install`.
+harness_install_deb()
+{
+	local d
+	d=$(cd "$REPO" && cd "$HARNESS_DEB" 2>/dev/null && pwd -P) &&
+	    set -- "$d"/opencode-pty_*.deb "$d"/node-opencode-pty_*.deb &&
+	    [ -e "$1" ] && [ -e "$2" ] || {
+		harness_log "no .deb in $HARNESS_DEB (make deb)"
+		return 1
+	}
+	harness_log "installing the packages: ${1##*/} ${2##*/}"
+	harness_exec /bin/sh -ec '
+		# The test host'"'"'s own `make install` would stand beside
+		# the packages (and its units above theirs): refused.
+		for f in /usr/local/libexec/opencode-pty-* \
+		    /etc/systemd/system/opencode-pty-supervisor.service \
+		    /etc/systemd/system/opencode-pty.slice \
+		    /etc/sysusers.d/opencode-pty-relay.conf; do
+			[ ! -e "$f" ] || { echo "the test host has $f" \
+			    "(make install): not a system without opencode-pty"
+			    exit 1; }
+		done
+		id -u byk >/dev/null 2>&1 || useradd -m -U byk
+		rm -f /usr/sbin/policy-rc.d
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		    -o Dpkg::Use-Pty=0 "$@" > /run/opty-apt.log 2>&1 ||
+		    { cat /run/opty-apt.log; exit 1; }
+		systemctl is-active -q opencode-pty-supervisor.service ||
+		    { echo "the packages left the supervisor stopped"; exit 1; }
+		systemctl stop opencode-pty-supervisor.service' sh "$@" || {
+		harness_log "apt-get install of the packages failed"
+		return 1
+	}
+}
+
 harness_install()
 {
 	local progs
+	if [ -n "${HARNESS_DEB:-}" ]; then
+		harness_install_deb
+		return
+	fi
 	harness_log "installing into the container (BUILD=$BUILD)"
 	harness_exec /bin/sh -ec '
 		id -u byk >/dev/null 2>&1 || useradd -m -U byk

@@ -9,6 +9,9 @@
 #				(shell glob; several patterns, space-separated)
 #	IT_TIMEOUT=300		seconds per script
 #	IT_KEEP=1		leave the container running afterwards
+#	IT_DEB=DIR		install the Debian packages in DIR (make deb)
+#				instead of `make install`; the scripts run
+#				against them (itlib.sh: IT_INSTALL=deb)
 #	ROOT=trixie		boot that tree of regress/roots.sh (built or
 #				rebuilt first when needed) instead of the
 #				host's /; HARNESS_ROOT=DIR boots any tree
@@ -25,6 +28,8 @@ if [ -n "${ROOT:-}" ]; then
 	HARNESS_ROOT=$(sh regress/roots.sh path "$ROOT") || exit 1
 fi
 export HARNESS_ROOT
+HARNESS_DEB=${IT_DEB:-}
+if [ -n "$HARNESS_DEB" ]; then IT_INSTALL=deb; else IT_INSTALL=make; fi
 
 it_selected()
 {
@@ -73,7 +78,8 @@ for f in $scripts; do
 	if [ -x "$f" ]; then set -- "./$f"; else set -- /bin/sh "$f"; fi
 	t0=$(date +%s%N)
 	harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" \
-	    USR_PATHS="${USR_PATHS:-}" \
+	    USR_PATHS="${USR_PATHS:-}" IT_INSTALL="$IT_INSTALL" \
+	    IT_DEB="$HARNESS_DEB" \
 	    timeout -k 5 "$IT_TIMEOUT" "$@" 2>&1
 	rc=$?
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))

@@ -19,8 +19,9 @@ finish() { [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"; [ "$fa
 
 SUP=opencode-pty-supervisor.service
 CLIENT_UNIT=opencode-v2.service
+. "$REPO/regress/itinst.sh"
 # 12-paths.sh runs its sessions from the install of other settings.
-LIBEXEC=${IT_LIBEXEC:-/usr/local/libexec}
+LIBEXEC=${IT_LIBEXEC:-$INST_LIBEXEC}
 : "${TOOLS:?TOOLS is not set}"
 TOOLS=$(cd "$TOOLS" && pwd -P) || exit 1
 # Not under /tmp or /var/tmp: a session has its own (PrivateTmp=), and
@@ -85,6 +86,19 @@ install -o root -g root -m 0711 "$TOOLS/opty-nodesim" "$NODESIM" ||
 # and says so ($IT_ACTOR, below).
 NODE_BIN=$NODESIM_DIR/node
 NODE_SIM=$REPO/regress/node/nodesim.js
+# The Node programs play through the module as installed (index.js names
+# the install's helper), required by its path as a service requires it
+# by name: node_entry SCRIPT writes and prints an entry point that hands
+# SCRIPT that module (OPTY_NODE_MODULE, unless the unit's environment
+# names another: regress/pkg/life-in.sh's control; SCRIPT's own default
+# is the repository's client/node/, which names the default install's
+# helper).
+NODE_MODULE=$INST_NODEDIR/opencode-pty
+node_entry() {
+	local e=$NODESIM_DIR/${1##*/}
+	printf '%s\n' "process.env.OPTY_NODE_MODULE ??= '$NODE_MODULE';" \
+	    "require('$1');" > "$e" && chmod 0644 "$e" && echo "$e"
+}
 case $0 in
 *regress/it/*) : "${IT_ACTOR:=node}" ;;
 *) : "${IT_ACTOR:=opty-nodesim}" ;;
@@ -95,6 +109,9 @@ node)
 	    { echo "FAIL: $BUILD/node/node missing (make node-stage)"; exit 1; }
 	install -o root -g root -m 0711 "$BUILD/node/node" "$NODE_BIN" ||
 	    { echo "FAIL: cannot install $NODE_BIN"; exit 1; }
+	[ -f "$NODE_MODULE/index.js" ] || { echo "FAIL:" \
+	    "$NODE_MODULE is not installed"; exit 1; }
+	NODE_SIM=$(node_entry "$NODE_SIM") || exit 1
 	runuser -u byk -- test -r "$NODE_SIM" ||
 	    { echo "FAIL: byk cannot read $NODE_SIM"; exit 1; }
 	;;

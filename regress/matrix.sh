@@ -11,6 +11,10 @@
 # failure on any version fails the run.
 #
 #	MATRIX="host bookworm-bpo trixie sid"	the versions (default: all)
+#	MATRIX_DEB="host"			the versions whose suite runs
+#						against the installed Debian
+#						packages ($BUILD/deb, make deb)
+#						instead of `make install`
 #	IT_ONLY=...				passed on to integration.sh
 #
 # SPDX-License-Identifier: ISC
@@ -21,6 +25,10 @@ REPO=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$REPO" || exit 1
 BUILD=${BUILD:-build}
 MATRIX=${MATRIX:-host bookworm-bpo trixie sid}
+# The packages are built with the host's toolchain: the host runs the
+# whole suite against them (issue 26), the trees against `make install`
+# (and regress/pkg/life.sh installs each tree's own packages there).
+MATRIX_DEB=${MATRIX_DEB-host}
 ROOTS="sh $REPO/regress/roots.sh"
 out=$(mktemp -d "${TMPDIR:-/tmp}/opty-matrix.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT
@@ -82,14 +90,17 @@ matrix_build()
 # matrix_run NAME: the integration suite on that version.
 matrix_run()
 {
-	local name=$1 root= t0
+	local name=$1 root= t0 deb
 	if [ "$name" != host ]; then
 		$ROOTS ensure "$name" || { fail "$name: no root tree"; return; }
 		root=$($ROOTS path "$name")
 	fi
-	echo "== $name ($(matrix_label "$name" "$root"))"
+	deb=
+	case " $MATRIX_DEB " in *" $name "*) deb=$BUILD/deb ;; esac
+	echo "== $name ($(matrix_label "$name" "$root"))," \
+	    "${deb:+the packages of $deb}${deb:-make install}"
 	t0=$(date +%s)
-	HARNESS_ROOT=$root BUILD=$BUILD sh regress/integration.sh \
+	HARNESS_ROOT=$root BUILD=$BUILD IT_DEB=$deb sh regress/integration.sh \
 	    > "$out/$name.it" 2>&1
 	rc=$?
 	echo "$(( $(date +%s) - t0 ))" > "$out/$name.secs"

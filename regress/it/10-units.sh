@@ -1,7 +1,8 @@
 #!/bin/sh
 # 10-units.sh: integration test of the installed units and of the install
 # itself (acceptance gates 2 and 3).  Runs as root inside the disposable
-# systemd container (regress/integration.sh) after `make install`; cwd is
+# systemd container (regress/integration.sh) after `make install` or the
+# packages' install (itlib.sh: IT_INSTALL, the INST_ paths); cwd is
 # the repository.  Checks that the installed units are the reviewed ones,
 # root:root 0644, verify clean and load as written; that install-check
 # passes on the real install and names every path planted wrong in a
@@ -24,8 +25,8 @@ verdict()
 }
 
 BUILD=${BUILD:-build}
-U=/etc/systemd/system
-LX=/usr/local/libexec
+U=$INST_UNITDIR
+LX=$INST_LIBEXEC
 SUP=opencode-pty-supervisor.service
 SLICE=opencode-pty.slice
 V2=opencode-v2.service
@@ -57,16 +58,16 @@ cleanup()
 trap cleanup EXIT
 
 # 1. The installed files are the reviewed ones with the build's settings
-# filled in ($BUILD/etc, from etc/), root:root 0644.
+# filled in ($INST_BUILD/etc, from etc/), root:root 0644.
 for f in $SUP $SLICE $DROPIN; do
 	if [ ! -f "$U/$f" ]; then
 		fail "$U/$f is not installed"
 		continue
 	fi
-	if cmp -s "$BUILD/etc/$f" "$U/$f"; then
-		pass "$U/$f is $BUILD/etc/$f"
+	if cmp -s "$INST_BUILD/etc/$f" "$U/$f"; then
+		pass "$U/$f is $INST_BUILD/etc/$f"
 	else
-		fail "$U/$f differs from $BUILD/etc/$f"
+		fail "$U/$f differs from $INST_BUILD/etc/$f"
 	fi
 	st=$(stat -c '%U:%G %a' "$U/$f")
 	verdict "$U/$f is $st" "$U/$f is $st, not root:root 644" \
@@ -102,9 +103,14 @@ if verify_clean "$frag"; then
 else
 	fail "systemd-analyze verify $V2 with the drop-in is not clean"
 fi
-case " $(systemctl show -P DropInPaths $V2) " in
-*" $U/$DROPIN "*) pass "$V2 loads $U/$DROPIN" ;;
-*) fail "$V2 does not load $U/$DROPIN" ;;
+# (On a merged /usr, systemd may name /usr/lib/... through /lib.)
+dropins=
+for d in $(systemctl show -P DropInPaths $V2); do
+	dropins="$dropins $(readlink -f "$d")"
+done
+case "$dropins " in
+*" $(readlink -f "$U/$DROPIN") "*) pass "$V2 loads $U/$DROPIN" ;;
+*) fail "$V2 does not load $U/$DROPIN:$dropins" ;;
 esac
 cond=$(systemctl show -P ExecConditionEx $V2)
 case $cond in
@@ -146,15 +152,22 @@ expect_prop $SUP ProtectSystem strict
 expect_prop $SUP ProtectHome yes
 expect_prop $SUP RestrictAddressFamilies AF_UNIX
 
-# 3. install-check on the real install.
-if out=$(make -s --no-print-directory BUILD="$BUILD" install-check 2>&1); then
+# 3. install-check on the real install, with its settings.
+# shellcheck disable=SC2086	# INST_SETTINGS: no blank in them
+if out=$(make -s --no-print-directory BUILD="$INST_BUILD" $INST_SETTINGS \
+    install-check 2>&1); then
 	pass "make install-check on the real install: $out"
 else
 	printf '%s\n' "$out" | sed 's/^/    | /'
 	fail "make install-check fails on the real install"
 fi
 
-# 4. install-check on a scratch DESTDIR tree, below a root-only /run.
+# 4. install-check on a scratch DESTDIR tree, below a root-only /run:
+# `make install` of $BUILD with the defaults, whatever the install above.
+read -r DLX DU _ <<EOF
+$(itlib_dirs "$BUILD")
+EOF
+DP=${DLX%/*}
 scratch=$(mktemp -d -p /run opty-units.XXXXXX) || exit 1
 if make -s --no-print-directory -o all BUILD="$BUILD" DESTDIR="$scratch" \
     install >/dev/null 2>&1; then
@@ -186,7 +199,7 @@ planted()
 		esac
 	fi
 }
-L=$scratch$LX
+L=$scratch$DLX
 b=$L/opencode-pty-supervisor
 chmod g+w "$b"; planted "group-writable supervisor" "$b"; chmod g-w "$b"
 cp -p "$b" "$L/opencode-pty-copy"; chmod 0775 "$L/opencode-pty-copy"
@@ -203,18 +216,18 @@ planted "setuid client" "$L/opencode-pty-client"
 chmod 0755 "$L/opencode-pty-client"
 planted "client readable by byk (dumpable)" "$L/opencode-pty-client"
 chmod 0711 "$L/opencode-pty-client"
-chmod o+w "$scratch/usr/local"
-planted "world-writable parent directory" "$scratch/usr/local"
-chmod o-w "$scratch/usr/local"
+chmod o+w "$scratch$DP"
+planted "world-writable parent directory" "$scratch$DP"
+chmod o-w "$scratch$DP"
 chgrp byk "$L"; chmod g+w "$L"
 planted "byk-writable libexec" "$L"
 chmod g-w "$L"; chgrp root "$L"
-mv "$L" "$scratch/usr/local/real"; ln -s real "$L"
+mv "$L" "$scratch$DP/real"; ln -s real "$L"
 planted "symlinked libexec" "$L"
-rm -f "$L"; mv "$scratch/usr/local/real" "$L"
-chmod g+w "$scratch$U/$SLICE"
-planted "group-writable slice" "$scratch$U/$SLICE"
-chmod g-w "$scratch$U/$SLICE"
+rm -f "$L"; mv "$scratch$DP/real" "$L"
+chmod g+w "$scratch$DU/$SLICE"
+planted "group-writable slice" "$scratch$DU/$SLICE"
+chmod g-w "$scratch$DU/$SLICE"
 if out=$(ic); then
 	pass "install-check passes again once every fault is undone"
 else

@@ -24,13 +24,16 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 . "$REPO/regress/itlib.sh"
 
-L=/usr/local/libexec/opencode-pty-launcher
+L=$INST_LIBEXEC/opencode-pty-launcher
 if [ ! -x "$L" ]; then
-	echo "FAIL: $L is not installed (make install)"
+	echo "FAIL: $L is not installed (make install or the packages)"
 	exit 1
 fi
 # The launcher and every directory above it: root's, and only root's.
-for p in "$L" /usr/local/libexec /usr/local /usr /; do
+above=
+p=$INST_LIBEXEC
+while [ -n "$p" ]; do above="$above $p"; p=${p%/*}; done
+for p in "$L" $above /; do
 	m=$(stat -c '%U:%G %a' "$p")
 	case "$p:$m" in
 	"$L:root:root 755") pass "$p is $m" ;;
@@ -39,10 +42,10 @@ for p in "$L" /usr/local/libexec /usr/local /usr /; do
 	*) fail "$p is $m, not root:root 755" ;;
 	esac
 done
-if cmp -s "${BUILD:-build}/bin/opencode-pty-launcher" "$L"; then
-	pass "the installed launcher is the one just built"
+if inst_is_built opencode-pty-launcher; then
+	pass "the installed launcher is $(inst_origin opencode-pty-launcher)"
 else
-	fail "$L differs from ${BUILD:-build}/bin/opencode-pty-launcher"
+	fail "$L is not $(inst_origin opencode-pty-launcher)"
 fi
 
 dir="$tmp/dir"

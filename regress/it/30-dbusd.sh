@@ -21,6 +21,9 @@ if ! id -u byk >/dev/null 2>&1; then
 	echo "FAIL: user byk does not exist (the harness creates it)"
 	exit 1
 fi
+# The probe's units run the launcher of the install under test (TOOLS
+# are built with its settings: itinst.sh).
+PLX=$INST_LIBEXEC
 # $tmp (itlib.sh) is 0755: byk must reach its working directory.
 dropin=/run/systemd/system/$SUP.d
 v2dropin=/run/systemd/system/opencode-v2.service.d
@@ -55,7 +58,7 @@ fi
 # drop-in empties the installed ExecCondition= list.
 mkdir -p "$v2dropin"
 printf '[Service]\nExecCondition=\n' > "$v2dropin/90-dbusd-test.conf"
-if [ ! -e /etc/systemd/system/opencode-pty.slice ]; then
+if [ ! -e "$INST_UNITDIR/opencode-pty.slice" ]; then
 	printf '[Unit]\nDescription=opencode-pty sessions (test)\n' \
 	    > /run/systemd/system/opencode-pty.slice
 fi
@@ -191,9 +194,9 @@ case " $after " in
 *) fail "After = $after" ;;
 esac
 # printf, %s, hello in the launcher's encoding.
-enc="argv[]=/usr/local/libexec/opencode-pty-launcher acHJpbnRm aJXM aaGVsbG8 ;"
+enc="argv[]=$PLX/opencode-pty-launcher acHJpbnRm aJXM aaGVsbG8 ;"
 case "$(prop "$unit" ExecStart)" in
-*"path=/usr/local/libexec/opencode-pty-launcher ; $enc"*)
+*"path=$PLX/opencode-pty-launcher ; $enc"*)
 	pass "ExecStart is the launcher with encoded arguments" ;;
 *) fail "ExecStart = $(prop "$unit" ExecStart)" ;;
 esac

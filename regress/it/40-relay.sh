@@ -13,7 +13,7 @@ ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"
 
 tool="${TOOLS:?TOOLS is not set}/opty-forgedparent"
-relay=/usr/local/libexec/opencode-pty-relay
+relay=$INST_LIBEXEC/opencode-pty-relay
 if [ ! -x "$tool" ]; then
 	echo "FAIL: $tool is missing (make tools)"
 	exit 1

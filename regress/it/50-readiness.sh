@@ -15,7 +15,7 @@
 ITLIB_BASE=1
 . "$REPO/regress/itlib.sh"
 
-LX=/usr/local/libexec
+LX=$INST_LIBEXEC
 V=$LX/opencode-pty-verify-readiness
 SUP=$LX/opencode-pty-supervisor
 LAU=$LX/opencode-pty-launcher
@@ -24,13 +24,14 @@ M=/etc/opencode/pty-supervisor-verified
 UNIT=opencode-v2.service
 UNITFILE=/etc/systemd/system/$UNIT
 DROPIN_NAME=10-opencode-pty-readiness.conf
-ETC_DROPIN=/etc/systemd/system/$UNIT.d/$DROPIN_NAME
+INST_DROPIN=$INST_UNITDIR/$UNIT.d/$DROPIN_NAME
 RUN_DROPIN=/run/systemd/system/$UNIT.d/$DROPIN_NAME
-# The configuration make install writes; the verifier embeds its digests.
-SUPUNIT=/etc/systemd/system/opencode-pty-supervisor.service
-SLICEUNIT=/etc/systemd/system/opencode-pty.slice
-SYSUSERS=/etc/sysusers.d/opencode-pty-relay.conf
-CONFS="$SUPUNIT $SLICEUNIT $ETC_DROPIN $SYSUSERS"
+# The configuration the install wrote (make install or the packages:
+# itlib.sh, INST_); the verifier embeds its digests.
+SUPUNIT=$INST_UNITDIR/opencode-pty-supervisor.service
+SLICEUNIT=$INST_UNITDIR/opencode-pty.slice
+SYSUSERS=$INST_SYSUSERSDIR/opencode-pty-relay.conf
+CONFS="$SUPUNIT $SLICEUNIT $INST_DROPIN $SYSUSERS"
 
 for f in "$V" "$SUP" "$LAU" "$CLI"; do
 	if [ ! -x "$f" ]; then
@@ -136,16 +137,19 @@ revision=opencode-v2-pilot:git:*\;pty-source:sha256:*)
 	else fail "--print-revision: malformed: $REV"; fi ;;
 *) fail "--print-revision: malformed: $REV" ;;
 esac
-if [ -e .git ] && command -v git >/dev/null; then
-	want="revision=opencode-v2-pilot:git:$(git rev-parse HEAD)"
-	want="$want;pty-source:sha256:$(sh build-aux/review-source-hash)"
+# The tree the install was built from (itinst.sh: INST_SRC; the packages
+# are built from a clone of the committed HEAD).
+if [ -e "$INST_SRC/.git" ] && command -v git >/dev/null; then
+	want="revision=opencode-v2-pilot:git:$(git -C "$INST_SRC" rev-parse HEAD)"
+	want="$want;pty-source:sha256:$(cd "$INST_SRC" &&
+	    sh build-aux/review-source-hash)"
 	if [ "$REV" = "$want" ]; then
-		pass "embedded revision = git HEAD + review-source-hash of this tree"
+		pass "embedded revision = git HEAD + review-source-hash of $INST_SRC"
 	else
-		fail "embedded revision $REV != this tree's $want"
+		fail "embedded revision $REV != $INST_SRC's $want"
 	fi
 else
-	fail "cwd is not the repository (no .git): cannot recompute the revision"
+	fail "$INST_SRC is no git work tree: cannot recompute the revision"
 fi
 "$V" --no-such-option 2> /dev/null
 rc=$?
@@ -237,9 +241,9 @@ conf_restore "$SUPUNIT"
 echo '# one more line' >> "$SLICEUNIT"
 verdict "modified slice" 1 "$SLICEUNIT: $CONFERR"
 conf_restore "$SLICEUNIT"
-echo 'ExecCondition=' >> "$ETC_DROPIN"
-verdict "modified readiness drop-in" 1 "$ETC_DROPIN: $CONFERR"
-conf_restore "$ETC_DROPIN"
+echo 'ExecCondition=' >> "$INST_DROPIN"
+verdict "modified readiness drop-in" 1 "$INST_DROPIN: $CONFERR"
+conf_restore "$INST_DROPIN"
 echo 'g opencode-pty-relay 0' >> "$SYSUSERS"
 verdict "modified sysusers.d entry" 1 "$SYSUSERS: $CONFERR"
 conf_restore "$SYSUSERS"
@@ -260,8 +264,8 @@ Type=exec
 User=byk
 ExecStart=/bin/sleep infinity
 EOT
-if [ -e "$ETC_DROPIN" ]; then
-	dropin=$ETC_DROPIN
+if [ -e "$INST_DROPIN" ]; then
+	dropin=$INST_DROPIN
 else
 	mkdir -p "${RUN_DROPIN%/*}"
 	if [ -e "etc/$UNIT.d/$DROPIN_NAME" ]; then

@@ -100,7 +100,7 @@ systemd-run --quiet --wait --unit="$CLIENT_UNIT" -p Type=exec \
     -p StandardError="file:$tmp/probe.err" -- \
     "$PROBE" run --cwd "$WORK" --fdtable "$FDT" --records "$FDT_DIR/rec" \
     --start "$FDT_DIR/sync/start" --ready "$FDT_DIR/sync/ready" \
-    --go "$FDT_DIR/sync/go" < /dev/null &
+    --go "$FDT_DIR/sync/go" --helper "$HELPER" < /dev/null &
 probe_job=$!
 
 # maxfd FILE: the highest descriptor named in a ready file ("PID FD...").

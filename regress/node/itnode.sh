@@ -9,7 +9,8 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-NODE_SERVICE=$REPO/regress/node/service.js
+# Through the installed module (itlib.sh: node_entry).
+NODE_SERVICE=$(node_entry "$REPO/regress/node/service.js") || exit 1
 NODE_WANT=$(sed -n 's/^version=\([^ ]*\).*/\1/p' "$BUILD/node/stamp")
 
 # node_install: checks that itlib.sh installed Node at $NODE_BIN (an

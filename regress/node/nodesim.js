@@ -36,7 +36,7 @@
 // SPDX-License-Identifier: ISC
 // Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 // OPTY_NODE_MODULE names another copy of the module to play through:
-// the package's, installed under /usr/share/nodejs (regress/pkg/).
+// the installed one (itlib.sh: node_entry; regress/pkg/: the package's).
 const pty = require(process.env.OPTY_NODE_MODULE || '../../client/node');
 
 function usage(why) {

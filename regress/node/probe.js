@@ -21,8 +21,11 @@
 // Prints a report; exits 0 only if every check passed.
 //
 //	opty-node-probe run --cwd DIR --fdtable PATH --records DIR
-//	    --start FILE --ready FILE --go FILE
+//	    --start FILE --ready FILE --go FILE [--helper PATH]
 //
+// --helper names the client helper of the install under test (the
+// module's helperPath option); without it, the one the bundled module
+// names (HELPER_PATH, the default install's).
 // It starts its sessions once FILE --start exists (the recorder is in
 // place), writes "PID FD..." (its session sockets) to --ready when they
 // are live and ends them once --go exists.
@@ -159,6 +162,10 @@ class Probe {
 		return e.type === 'socket' && this.sessionSockets.has(e.ino);
 	}
 
+	helper() {
+		return this.o.helper || pty.HELPER_PATH;
+	}
+
 	records() {
 		return new Set(fs.readdirSync(this.o.records)
 		    .filter((f) => f.startsWith('helper.')));
@@ -169,7 +176,7 @@ class Probe {
 	// from the start: it exists as soon as spawn() returns.
 	session(name) {
 		const p = pty.spawn(['/bin/sh', '-c', `echo ready-${name}; exec cat`],
-		    { cwd: this.o.cwd });
+		    { cwd: this.o.cwd, helperPath: this.helper() });
 		const fd = p._sock._handle && p._sock._handle.fd;
 		const ino = String(fs.fstatSync(fd, { bigint: true }).ino);
 		this.sessionSockets.add(ino);
@@ -329,7 +336,7 @@ class Probe {
 		    `${sea.isSea() ? 'yes' : 'no'}`);
 		this.line(`binary ${process.execPath}; pid ${process.pid}; ` +
 		    `uid ${process.getuid()}; cwd for sessions ${this.o.cwd}`);
-		this.line(`helper ${pty.HELPER_PATH}; socket ${SOCKET}`);
+		this.line(`helper ${this.helper()}; socket ${SOCKET}`);
 
 		this.waitingFor(`${this.o.start}`);
 		while (!fs.existsSync(this.o.start))
@@ -407,8 +414,8 @@ function main() {
 	if (o.mode !== 'run' || !o.cwd || !o.fdtable || !o.records ||
 	    !o.start || !o.ready || !o.go)
 		throw new Error('usage: run --cwd DIR --fdtable PATH --records DIR ' +
-		    '--start FILE --ready FILE --go FILE | hold --cwd DIR ' +
-		    '--ready FILE');
+		    '--start FILE --ready FILE --go FILE [--helper PATH] | ' +
+		    'hold --cwd DIR --ready FILE');
 	const probe = new Probe(o);
 	process.on('SIGTERM', () => {
 		probe.stopped('SIGTERM');

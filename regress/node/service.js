@@ -19,7 +19,8 @@
 //
 // SPDX-License-Identifier: ISC
 // Copyright (c) 2026 The opencode-pty authors (see LICENSE)
-const pty = require('../../client/node');
+// OPTY_NODE_MODULE names the installed copy of the module (itlib.sh).
+const pty = require(process.env.OPTY_NODE_MODULE || '../../client/node');
 
 function usage(why) {
 	process.stderr.write(`node-service: usage: ${why}\n`);

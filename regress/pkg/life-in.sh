@@ -142,7 +142,7 @@ check "the package has conffiles ($(echo $conffiles))" test -n "$conffiles"
 # The sessions below: the installed programs (itlib: LIBEXEC), the
 # installed Node module (its default helper is the package's).
 f0=$fails
-IT_LIBEXEC=$LX
+IT_INSTALL=deb IT_DEB=$DEBDIR
 IT_ACTOR=node
 . "$REPO/regress/itlib.sh"
 fails=$f0

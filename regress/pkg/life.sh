@@ -115,7 +115,7 @@ life_main()
 	harness_trap
 	harness_start || die "$name: no disposable systemd"
 	harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" \
-	    DEBDIR="$(cd "$debs" && pwd -P)" PREVDIR="$(cd "$pv" && pwd -P)" \
+	    USR_PATHS="${USR_PATHS:?USR_PATHS is not set}" DEBDIR="$(cd "$debs" && pwd -P)" PREVDIR="$(cd "$pv" && pwd -P)" \
 	    timeout -k 5 600 /bin/sh regress/pkg/life-in.sh 2>&1
 	rc=$?
 	harness_stop || { echo "$prog: FAIL: the harness left something"; rc=1; }
