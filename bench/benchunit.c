@@ -258,6 +258,7 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	unit_end = stream_make(&u->stream);
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
+	in.pts_of = u->name;
 	in.tty_fd = unit_end;
 	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;

@@ -40,6 +40,9 @@ struct unit_state {
 
 struct unit_spec {
 	const char		*name;
+	/* the session unit its devpts instance is named from: its own,
+	 * or the one of the slot's earlier session that made it */
+	const char		*pts_of;
 	uint32_t		 runtime_sec;	/* 0 = no limit */
 	/* the PTY peer: stdin, stdout */
 	int			 tty_fd;

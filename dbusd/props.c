@@ -253,11 +253,13 @@ append_exec(sd_bus_message *m, const struct props_in *in)
 }
 
 /*
- * The session's own devpts instance over /dev/pts: its terminal and
- * every terminal it makes are there, and no other terminal of the host
- * is.  /dev/ptmx, a device node or a link to pts/ptmx, reaches the
- * instance mounted on the pts beside it, so nested terminals come from
- * it too.  Not optional: a session whose mount is gone does not start.
+ * The session's own devpts instance over /dev/pts, named from the unit
+ * that made it (a slot's instance serves its sessions one after the
+ * other: parent/pts.c): its terminal and every terminal it makes are
+ * there, and no other terminal of the host is.  /dev/ptmx, a device
+ * node or a link to pts/ptmx, reaches the instance mounted on the pts
+ * beside it, so nested terminals come from it too.  Not optional: a
+ * session whose mount is gone does not start.
  */
 static int
 append_pts_bind(sd_bus_message *m, const char *unit)
@@ -300,7 +302,7 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 	    (r = sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
 	    (uint64_t)in->runtime_sec * USEC_PER_SEC)) < 0)
 		return r;
-	return append_pts_bind(m, in->name);
+	return append_pts_bind(m, in->pts_of);
 }
 
 static int
@@ -308,7 +310,7 @@ props_check(const struct props_in *in)
 {
 	uint32_t	i;
 
-	if (!unit_name_valid(in->name))
+	if (!unit_name_valid(in->name) || !unit_name_valid(in->pts_of))
 		return -EINVAL;
 	if (in->tty_fd < 0 || in->dirsock_fd < 0)
 		return -EBADF;

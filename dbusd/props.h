@@ -39,6 +39,7 @@ extern const char *const	props_run_allow[];
 
 struct props_in {
 	const char		*name;		/* must be unit_name_valid() */
+	const char		*pts_of;	/* the same: names its devpts */
 	uint32_t		 runtime_sec;	/* 0 = no RuntimeMaxUSec */
 	int			 tty_fd;
 	int			 dirsock_fd;

@@ -45,7 +45,8 @@ dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
     struct dbusd_req **out)
 {
 	struct props_in	 in = {
-		.name = spec->name, .runtime_sec = spec->runtime_sec,
+		.name = spec->name, .pts_of = spec->pts_of,
+		.runtime_sec = spec->runtime_sec,
 		.tty_fd = spec->tty_fd, .dirsock_fd = spec->dirsock_fd,
 		.argc = spec->argc, .argv = spec->argv,
 	};

@@ -1,12 +1,23 @@
 /*
- * pts.c: each session's own devpts instance (root parent).  The parent
- * has no CAP_SYS_ADMIN, so PID 1 mounts it: a transient mount unit named
- * from the session unit (dbusd/name.c), asked for once the client is
- * authenticated again.  That the instance is there is read from the
- * kernel (statfs of the mount point), never from a signal; the session's
- * terminal is then made in it (start.c, pty.c).  At the session's end
- * the mount unit is stopped, and its empty mount point, left by PID 1,
- * is removed when the slot starts its next session.  Posts
+ * pts.c: each slot's own devpts instance (root parent).  The parent has
+ * no CAP_SYS_ADMIN, so PID 1 mounts it: a transient mount unit named
+ * from the session unit that asks for it (dbusd/name.c), once the
+ * client is authenticated again.  That the instance is there is read
+ * from the kernel (statfs of the mount point), never from a signal; the
+ * session's terminal is then made in it (start.c, pty.c).
+ *
+ * The instance outlives its session and serves the slot's next one:
+ * a mount and an unmount per session would pass through PID 1's
+ * mountinfo rate limit, which holds other mount jobs (about three
+ * session starts a second: docs/BENCHMARKS.md).  It is reused only when
+ * nothing of the last session is left in it: no terminal entry, so no
+ * descriptor of any of its terminals is open anywhere (a process
+ * outside the unit holding one, or a master not yet closed, keeps the
+ * entry).  The unit is gone by then, so no process of that session can
+ * make one later.  Otherwise, or if the mount was never seen, the
+ * instance is given up (its mount unit stopped, its empty mount point
+ * removed at the slot's next start) and a new one asked for.  PID 1
+ * stops every instance with the supervisor (BindsTo=).  Posts
  * PEV_PTS_READY or PEV_START_FAILED.
  *
  * SPDX-License-Identifier: ISC
@@ -15,6 +26,7 @@
 #include <sys/statfs.h>
 #include <sys/time.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +64,7 @@ pts_poll(struct session *s)
 
 	if (statfs(s->pts.where, &sf) == 0 &&
 	    sf.f_type == DEVPTS_SUPER_MAGIC) {
+		s->pts_ready = 1;
 		parent_session_event(s, PEV_PTS_READY, NULL, 0);
 		return;
 	}
@@ -94,7 +107,7 @@ pts_started(struct dbusd_req *req, void *arg)
 	pts_poll(s);
 }
 
-/* The mount point a slot's last session left, once it is unmounted. */
+/* The mount point of an instance given up, once it is unmounted. */
 static void
 pts_tidy(struct session *s)
 {
@@ -105,15 +118,77 @@ pts_tidy(struct session *s)
 	s->pts_old[0] = '\0';
 }
 
-/* s->unit is named: its instance is asked for.  0, or an ERR_ code. */
+/*
+ * The slot's instance, mounted and holding nothing but its ptmx: no
+ * terminal of it is open anywhere.
+ */
+static int
+pts_reusable(struct session *s)
+{
+	struct statfs	 sf;
+	struct dirent	*e;
+	DIR		*d;
+	int		 held = 0;
+
+	if (!s->pts_made || !s->pts_ready)
+		return 0;
+	if (statfs(s->pts.where, &sf) == -1 ||
+	    sf.f_type != DEVPTS_SUPER_MAGIC ||
+	    (d = opendir(s->pts.where)) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, "ptmx") != 0)
+			held++;
+	closedir(d);
+	if (held > 0)
+		log_warnx("session %u: %s still holds %d terminal(s) of an "
+		    "earlier session: a new instance", s->sid, s->pts.where,
+		    held);
+	return held == 0;
+}
+
+/*
+ * The slot's instance, if any, is unmounted, lazily, so that a
+ * descriptor still open does not hold it.  Not waited for.
+ */
+static void
+pts_give_up(struct session *s)
+{
+	int	 r;
+
+	if (!s->pts_made)
+		return;
+	s->pts_made = 0;
+	s->pts_ready = 0;
+	if ((r = dbusd_pts_stop_send(parent->bus, s->pts_of)) < 0)
+		log_warnx("session %u: StopUnit %s: %s", s->sid, s->pts.unit,
+		    strerror(-r));
+	memcpy(s->pts_old, s->pts.where, sizeof(s->pts_old));
+}
+
+/*
+ * s->unit is named: the slot's instance is reused or a new one asked
+ * for.  Either way PEV_PTS_READY comes from the poll, in the event
+ * loop.  0, or an ERR_ code.
+ */
 int
 pts_begin(struct session *s)
 {
 	int	 r;
 
 	pts_tidy(s);
-	if ((r = unit_pts_names(s->unit, &s->pts)) < 0 ||
-	    (r = dbusd_pts_prepare(parent->bus, s->unit, parent->user_uid,
+	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
+	s->pts_wait_usec = PTS_POLL_FIRST_USEC;
+	if (pts_reusable(s)) {
+		pts_arm(s);
+		return 0;
+	}
+	pts_give_up(s);
+	memcpy(s->pts_of, s->unit, sizeof(s->pts_of));
+	if ((r = unit_pts_names(s->pts_of, &s->pts)) < 0 ||
+	    (r = dbusd_pts_prepare(parent->bus, s->pts_of, parent->user_uid,
 	    parent->tty_gid, &s->pts_req)) < 0) {
 		log_warnx("session %u: devpts mount: %s", s->sid,
 		    strerror(-r));
@@ -130,23 +205,16 @@ pts_begin(struct session *s)
 }
 
 /*
- * The session is over (its unit gone, or never made): the instance is
- * unmounted, lazily, so the relay's master still open does not hold it.
- * Not waited for; PID 1 also stops it with the supervisor (BindsTo=).
+ * The session is over (its unit gone, or never made).  An instance seen
+ * mounted stays for the slot's next session; one asked for and not seen
+ * is given up.
  */
 void
 pts_end(struct session *s)
 {
-	int	 r;
-
 	dbusd_req_free(s->pts_req);
 	s->pts_req = NULL;
 	evtimer_del(s->pts_timer);
-	if (!s->pts_made)
-		return;
-	s->pts_made = 0;
-	if ((r = dbusd_pts_stop_send(parent->bus, s->unit)) < 0)
-		log_warnx("session %u: StopUnit %s: %s", s->sid, s->pts.unit,
-		    strerror(-r));
-	memcpy(s->pts_old, s->pts.where, sizeof(s->pts_old));
+	if (!s->pts_ready)
+		pts_give_up(s);
 }

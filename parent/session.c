@@ -60,7 +60,7 @@ session_send_code(struct session *s, uint32_t type, int code)
 
 /*
  * The transition running keeps going on the emptied slot; the slot's
- * timers and its last mount point outlive the session.
+ * timers and its devpts instance (pts.c) outlive the session.
  */
 static void
 session_clear(struct session *s)
@@ -74,6 +74,10 @@ session_clear(struct session *s)
 	s->dirfd = -1;
 	s->timer = keep.timer;
 	s->pts_timer = keep.pts_timer;
+	s->pts = keep.pts;
+	memcpy(s->pts_of, keep.pts_of, sizeof(s->pts_of));
+	s->pts_made = keep.pts_made;
+	s->pts_ready = keep.pts_ready;
 	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
 	s->in_event = keep.in_event;
 }

@@ -83,14 +83,21 @@ struct session {
 	int			 dirfd;
 	/* directory check, told after auth */
 	int			 start_code;
-	/* pts.c: the devpts mount unit's start in flight, and its wait */
+	/*
+	 * pts.c: the slot's devpts instance, which outlives its session
+	 * (session_clear keeps it) to serve the next one: named from the
+	 * unit that made it (pts_of), its mount unit's start in flight,
+	 * and its wait.
+	 */
 	struct pts_names	 pts;
+	char			 pts_of[64];
 	struct dbusd_req	*pts_req;
 	int			 pts_made;	/* a mount unit may exist */
+	int			 pts_ready;	/* seen mounted by statfs */
 	struct event		*pts_timer;
 	uint64_t		 pts_deadline;	/* CLOCK_MONOTONIC usec */
 	uint32_t		 pts_wait_usec;
-	/* the slot's last mount point, removed at its next start */
+	/* the slot's instance given up, removed at its next start */
 	char			 pts_old[96];
 	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */

@@ -52,6 +52,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.name = s->unit;
+	spec.pts_of = s->pts_of;
 	spec.runtime_sec = a->fixed.runtime;
 	spec.tty_fd = peer;
 	spec.dirsock_fd = ds;

@@ -186,6 +186,19 @@ wait_for() {
 
 sup_stop() { systemctl stop "$SUP"; systemctl reset-failed "$SUP" 2>/dev/null; }
 
+# pts_instance PID: the host's mount point of the devpts instance that
+# is PID's /dev/pts, found by its device: a slot's instance serves its
+# sessions one after the other, named from the first (parent/pts.c).
+pts_instance() {
+	local dev d
+	dev=$(stat -c %d "/proc/$1/root/dev/pts" 2>/dev/null) || return 1
+	for d in /run/opencode-pty/pts/*; do
+		[ "$(stat -f -c %T "$d" 2>/dev/null)" = devpts ] &&
+		    [ "$(stat -c %d "$d")" = "$dev" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
 # The strictly named session units that exist right now.
 pty_units() {
 	systemctl list-units --all --plain --no-legend 'opencode-pty-*' |

@@ -154,13 +154,13 @@ check "the supervisor still runs after every refusal" \
 # Only root reaches the session's instance on the host (82-terminals.sh
 # shows byk cannot), so the holder is a root service.
 HOLDER=opty-pts-holder.service
-rm -f "$WORK/opty-unit" "$WORK/opty-held"
-bg_client -- /bin/sh -c 'sed -n "s|^0::.*/opencode-pty-\([0-9a-f]*\)\.service$|\1|p" \
-	/proc/self/cgroup > opty-unit; echo first-line
+rm -f "$WORK/opty-pid" "$WORK/opty-held"
+bg_client -- /bin/sh -c 'echo $$ > opty-pid.tmp && mv opty-pid.tmp opty-pid
+	echo first-line
 	while [ ! -e opty-held ]; do sleep 0.1; done; echo last-line'
 n=0
-while [ ! -s "$WORK/opty-unit" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-pts=/run/opencode-pty/pts/$(cat "$WORK/opty-unit" 2>/dev/null)/0
+while [ ! -s "$WORK/opty-pid" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+pts=$(pts_instance "$(cat "$WORK/opty-pid" 2>/dev/null)")/0
 systemctl reset-failed "$HOLDER" 2>/dev/null
 systemd-run --quiet --unit="$HOLDER" -- \
     /bin/sh -c "exec 3<>'$pts'; exec sleep 60"
@@ -189,7 +189,7 @@ check "the holder still held $pts then (control: $held)" \
     { ls -l "/proc/$hp/fd/"; systemctl status --no-pager "$HOLDER"; } 2>&1 |
     sed 's/^/  /'
 systemctl stop "$HOLDER"
-rm -f "$WORK/opty-unit" "$WORK/opty-held"
+rm -f "$WORK/opty-pid" "$WORK/opty-held"
 
 # --- a supervisor stop tells a live client ------------------------------
 systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null

@@ -13,8 +13,12 @@
 # stream; byk writes to the holder's terminal by its /dev/pts path and
 # the holder's typescript has them.  Then what the session has instead:
 # /dev/pts holds its own terminal and ptmx only, tty(1) names it, a
-# nested terminal comes from the same instance, /dev/stdout reopens,
-# and every instance is unmounted once the sessions are over.
+# nested terminal comes from the same instance, /dev/stdout reopens.
+# Then the reuse of a slot's instance by its next session (parent/pts.c):
+# it happens (the control); a terminal of the ended session held outside
+# is hung up and the next session's terminal is another; a master held
+# outside makes the slot take a new instance, and the supervisor says
+# so.  Every instance is unmounted once the supervisor stops.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -63,7 +67,7 @@ if mkdir t82.victim 2>/dev/null; then
 	exit 0
 fi
 while [ ! -e t82.go ]; do sleep 0.1; done
-read -r hex vpid hpid hpts < t82.go
+read -r vinst vpid hpid hpts < t82.go
 me=$(stat -L -c %d:%i /dev/stdin)
 try() {	# try PATH: open for writing, write a marker
 	if (printf 'INJECT %s\n' "$1" > "$1") 2>/dev/null; then
@@ -76,9 +80,9 @@ for p in /dev/pts/[0-9]* "$hpts"; do
 	[ -e "$p" ] && [ "$(stat -L -c %d:%i "$p")" = "$me" ] && continue
 	try "$p"
 done
-for p in "/run/opencode-pty/pts/${hex#opencode-pty-}/0" \
+for p in "$vinst/0" \
     "/proc/$vpid/fd/0" "/proc/$vpid/fd/1" "/proc/$hpid/fd/0" \
-    "/proc/1/root$hpts" "/proc/1/root/run/opencode-pty/pts/${hex#opencode-pty-}/0"; do
+    "/proc/1/root$hpts" "/proc/1/root$vinst/0"; do
 	try "$p"
 done
 echo "ATTACKER-PTS $(cd /dev/pts && echo *)"
@@ -92,20 +96,21 @@ bg_client -P 2 -- /bin/sh "$WORK/t82.sh"
 wait_for "the victim's unit name" test -s "$WORK/t82.unit"
 hex=$(cat "$WORK/t82.unit")
 vpid=$(cat "$WORK/t82.vpid")
-vpath=$PTS/${hex#opencode-pty-}/0
+# The victim's PID as the host sees it, for the /proc attempts.
+hvpid=$(pgrep -f -x '/bin/sh /home/byk/work/t82.sh' | while read -r p; do
+	grep -q "$hex" "/proc/$p/cgroup" && echo "$p"; done | head -n 1)
+vinst=$(pts_instance "${hvpid:-$vpid}")
+vpath=$vinst/0
 check "the victim's terminal is its own instance on the host ($vpath)" \
     test -c "$vpath"
-check "that instance is devpts, mounted by its unit" \
-    test "$(stat -f -c %T "$PTS/${hex#opencode-pty-}")" = devpts
+check "that instance is devpts, under $PTS" \
+    sh -c "[ '${vinst%/*}' = '$PTS' ] && [ \"\$(stat -f -c %T '$vinst')\" = devpts ]"
 check "$PTS is root's alone (0700)" \
     test "$(stat -c %U:%a "$PTS")" = root:700
 # Control: root outside writes to the victim's terminal by that path.
 printf 'CONTROL-ROOT\n' > "$vpath"
 check "control: root writes to $vpath" test $? = 0
-# The victim's PID as the host sees it, for the /proc attempts.
-hvpid=$(pgrep -f -x '/bin/sh /home/byk/work/t82.sh' | while read -r p; do
-	grep -q "$hex" "/proc/$p/cgroup" && echo "$p"; done | head -n 1)
-echo "$hex ${hvpid:-$vpid} $hpid $hpts" > "$WORK/t82.go"
+echo "$vinst ${hvpid:-$vpid} $hpid $hpts" > "$WORK/t82.go"
 chown byk:byk "$WORK/t82.go"
 n=0
 while kill -0 "$bg" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
@@ -132,8 +137,101 @@ check "/dev/stdout reopens the terminal" grep -qx 'ATTACKER-STDOUT-OK' "$tmp/out
 check "the victim's tty(1) too" grep -qx 'VICTIM-TTY /dev/pts/0' "$tmp/out"
 systemctl stop "$HOLDER"
 
-# --- nothing is left mounted ---------------------------------------------
+# --- the instances kept for the slots' next sessions ---------------------
+# A slot's instance serves its next session if nothing of the last one is
+# left in it (parent/pts.c): no terminal entry, so no master open.
 check "no session unit left" wait_no_units 20
+kept=$(for d in "$PTS"/*; do
+	[ "$(stat -f -c %T "$d" 2>/dev/null)" = devpts ] && echo "$d"; done)
+check "the sessions' instances are kept while the supervisor runs ($(echo $kept))" \
+    test -n "$kept"
+left=$(for d in $kept; do ls -A "$d"; done | grep -vx ptmx)
+check "no terminal is left in them ('$(echo $left)')" test -z "$left"
+
+# next NAME: a session that says its PID, terminal and /dev/pts, then
+# waits for t82.end.NAME; its instance on the host in $inst once it runs.
+cat > "$WORK/t82.next" <<'SCRIPT'
+cd "$HOME/work" || exit 9
+echo "NEXT-TTY $(tty)"
+echo "NEXT-PTS $(cd /dev/pts && echo *)"
+echo $$ > "t82.pid.$1.tmp" && mv "t82.pid.$1.tmp" "t82.pid.$1"
+while [ ! -e "t82.end.$1" ]; do sleep 0.1; done
+SCRIPT
+chown byk:byk "$WORK/t82.next"
+next() {
+	rm -f "$WORK/t82.pid.$1" "$WORK/t82.end.$1"
+	bg_client -- /bin/sh "$WORK/t82.next" "$1"
+	wait_for "session $1 runs" test -s "$WORK/t82.pid.$1"
+	inst=$(pts_instance "$(cat "$WORK/t82.pid.$1")")
+}
+next_end() {
+	touch "$WORK/t82.end.$1"
+	bg_wait > /dev/null
+	expect_exit 1 0 success "session $1 ends"
+	wait_no_units 20
+}
+
+# Reuse, the control that it happens: the next session is served by one
+# of the kept instances, holding its terminal 0 and ptmx only.
+next reuse
+check "the next session reuses a kept instance ($inst)" \
+    sh -c "echo '$kept' | grep -qx '$inst'"
+next_end reuse
+check "its /dev/pts: its terminal and ptmx only" \
+    grep -qx 'NEXT-PTS 0 ptmx' "$tmp/out"
+
+# A terminal held outside past its session (root holds its slave): the
+# master closed, its entry goes, the instance serves the next session,
+# whose terminal is another; the held one is hung up and reaches nothing.
+next held
+held_inst=$inst
+systemctl reset-failed opty-t82-slave.service 2>/dev/null
+systemd-run --quiet --unit=opty-t82-slave.service -- \
+    /bin/sh -c "exec 3<>'$inst/0'; exec sleep 60"
+wait_for "root holds $inst/0" sh -c "readlink \
+    /proc/\$(systemctl show -P MainPID opty-t82-slave.service)/fd/3 | grep -q '/0'"
+hp=$(systemctl show -P MainPID opty-t82-slave.service)
+printf 'CONTROL-HELD\n' > "/proc/$hp/fd/3"
+next_end held
+check "control: while its session ran, the held terminal reached it" \
+    grep -q '^CONTROL-HELD' "$tmp/out"
+next after
+check "the next session reuses that instance ($inst)" test "$inst" = "$held_inst"
+if printf 'INJECT-HELD\n' > "/proc/$hp/fd/3"; then
+	fail "the held terminal of the ended session still takes bytes"
+else
+	pass "the held terminal of the ended session is hung up (write fails)"
+fi
+next_end after
+systemctl stop opty-t82-slave.service
+check "the next session's terminal is another: $(grep '^NEXT-TTY' "$tmp/out")" \
+    grep -qx 'NEXT-TTY /dev/pts/1' "$tmp/out"
+check "no byte of the held terminal reached it" \
+    test "$(grep -c INJECT "$tmp/out")" = 0
+
+# A master held outside past its session (root opens the instance's
+# ptmx): the instance is not reused; the next session has a new one,
+# holding its own terminal only, and the supervisor says why.
+next master
+master_inst=$inst
+systemctl reset-failed opty-t82-master.service 2>/dev/null
+systemd-run --quiet --unit=opty-t82-master.service -- \
+    /bin/sh -c "exec 3<>'$inst/ptmx'; exec sleep 60"
+wait_for "root holds a master of $inst" test -e "$inst/1"
+next_end master
+cur=$(jcursor)
+next fresh
+check "the next session has a new instance ($inst, not $master_inst)" \
+    sh -c "[ -n '$inst' ] && [ '$inst' != '$master_inst' ]"
+check "the supervisor said why" sh -c "journalctl --after-cursor '$cur' \
+    -u '$SUP' -o cat --no-pager | grep -q '$master_inst still holds 1 terminal'"
+next_end fresh
+check "its /dev/pts: its terminal and ptmx only" \
+    grep -qx 'NEXT-PTS 0 ptmx' "$tmp/out"
+systemctl stop opty-t82-master.service
+
+# --- nothing is left mounted once the supervisor stops --------------------
+sup_stop
 mounted() { grep -c " $PTS/" /proc/self/mountinfo; }
 wait_for "every devpts instance unmounted" test "$(mounted)" = 0
 check "no devpts mount unit left" test -z "$(systemctl list-units --all \

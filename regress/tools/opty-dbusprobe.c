@@ -353,7 +353,8 @@ cmd_start(struct probe *p, int argc, char **argv)
 		fatal("terminal: %s", what);
 	p->unit = p->name;
 	p->stream = sp[0];
-	spec = (struct unit_spec){ .name = p->name, .runtime_sec = 0,
+	spec = (struct unit_spec){ .name = p->name, .pts_of = p->name,
+	    .runtime_sec = 0,
 	    .tty_fd = sp[1], .dirsock_fd = dir, .argc = (uint32_t)(argc - 1),
 	    .argv = (const char *const *)(argv + 1) };
 	if ((rt = getenv("OPTY_PROBE_RUNTIME")) != NULL) {

@@ -143,7 +143,7 @@ static struct props_in
 mkin(struct fixture *f, uint32_t runtime)
 {
 	struct props_in	in = {
-		.name = NAME, .runtime_sec = runtime,
+		.name = NAME, .pts_of = NAME, .runtime_sec = runtime,
 		.tty_fd = f->stream[0], .dirsock_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
 	};
@@ -367,6 +367,30 @@ test_runtime_max(void **state)
 	    "RuntimeMaxUSec=t:3600000000");
 }
 
+/*
+ * A slot's instance serves its next session: the bind names the unit
+ * that made the instance (pts_of), not the session's own.
+ */
+static void
+test_pts_of(void **state)
+{
+	struct fixture	*f = *state;
+	struct props_in	 in = mkin(f, 0);
+	const char	*want = "BindPaths=a(ssbt):[(" OPTY_PTS_DIR
+			    "/fedcba9876543210fedcba9876543210;/dev/pts;false;0)]";
+	size_t		 i;
+	int		 n = 0;
+
+	in.pts_of = "opencode-pty-fedcba9876543210fedcba9876543210.service";
+	build_and_read(f, &in);
+	for (i = 0; i < f->ngot; i++)
+		if (strncmp(f->got[i], "BindPaths=", 10) == 0) {
+			assert_string_equal(f->got[i], want);
+			n++;
+		}
+	assert_int_equal(n, 1);
+}
+
 /* Nothing of the host's /run but the allowlist: no bus, no Docker. */
 static void
 test_run_allowlist(void **state)
@@ -434,6 +458,12 @@ test_bad_input(void **state)
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	assert_null(m);
 	in = mkin(f, 0);
+	in.pts_of = NULL;
+	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
+	in.pts_of = "opencode-pty-0123456789abcdef0123456789abcde.service";
+	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
+	assert_null(m);
+	in = mkin(f, 0);
 	in.argc = 0;
 	assert_int_equal(props_start_message(f->bus, &in, &m), -EINVAL);
 	in.argc = 129;
@@ -470,6 +500,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_exact_set, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_runtime, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pts_of, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runtime_max, setup,
 		    teardown),
 		cmocka_unit_test(test_run_allowlist),
