@@ -60,7 +60,7 @@ if (mode === 'nodepty') {
 	p.onData(onData);
 	p.onExit((e) => {
 		if (e.error)
-			process.stderr.write(`nodetput: ${e.error.name}: ` +
+			process.stderr.write(`nodetput: ${e.error.code}: ` +
 			    `${e.error.message}\n`);
 		done(e.error ? -1 : e.exitCode, e.signal);
 	});

@@ -25,13 +25,14 @@ SCRIPT_TESTS		+= regress/host/npmpkg.sh regress/host/node-unit.sh
 # PREFIX.  regress/host/node-paths.sh checks both settings.
 NODE_NAME		:= opencode-pty
 NODEDIR			?= $(PREFIX)/share/nodejs
-NODE_FILES		:= package.json codec.js index.d.ts index.js index.mjs
+NODE_FILES		:= package.json codec.js index.d.mts index.d.ts index.js \
+			   index.mjs
 NODE_OUT		:= $(BUILD)/nodejs/$(NODE_NAME)
 NODE_HELPER		= $(LIBEXECDIR)/opencode-pty-client
 NODE_LINE		= const HELPER_PATH = '$(NODE_HELPER)';
 GENERATED		+= $(addprefix nodejs/$(NODE_NAME)/,$(NODE_FILES))
 INSTALL_TARGETS		+= install-node
-SCRIPT_TESTS		+= regress/host/node-paths.sh
+SCRIPT_TESTS		+= regress/host/node-paths.sh regress/host/node-pack.sh
 
 .PHONY: nodejs-module install-node
 

@@ -59,11 +59,13 @@ const SIGNALS = Object.freeze({
 });
 const ALLOWED_SIGNALS = new Set(Object.values(SIGNALS));
 
+// code: the FRAME_E_ name; number: the C codec's status for it.
 class FrameError extends Error {
-	constructor(name) {
-		super(`malformed frame: ${name}`);
-		this.name = name;
-		this.code = FRAME_STATUS[name];
+	constructor(code) {
+		super(`malformed frame: ${code}`);
+		this.name = 'FrameError';
+		this.code = code;
+		this.number = FRAME_STATUS[code];
 	}
 }
 

@@ -1,4 +1,5 @@
-// index.d.ts: TypeScript declarations of index.js (docs/NODE.md).
+// index.d.ts: TypeScript declarations of index.js (docs/NODE.md), for
+// require(); index.d.mts gives the same to import.
 //
 // SPDX-License-Identifier: ISC
 // Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -46,37 +47,51 @@ export interface ExitEvent {
 	error?: SupervisorError | PtyError;
 }
 
+/** The names of docs/PROTOCOL.md's error table, and ERR_UNKNOWN. */
+export type SupervisorErrorCode =
+	| 'ERR_PROTOCOL' | 'ERR_UNEXPECTED' | 'ERR_BUSY' | 'ERR_AUTH_PEER'
+	| 'ERR_AUTH_PID' | 'ERR_AUTH_STATE' | 'ERR_AUTH_CGROUP'
+	| 'ERR_AUTH_CHANGED' | 'ERR_FD_MISSING' | 'ERR_FD_EXTRA' | 'ERR_NOTDIR'
+	| 'ERR_DIR_MISMATCH' | 'ERR_START' | 'ERR_INTERNAL' | 'ERR_SHUTDOWN'
+	| 'ERR_AUTH_DUMPABLE' | 'ERR_UNKNOWN';
+
 export declare class SupervisorError extends Error {
-	/** e.g. 'ERR_BUSY'; 'ERR_UNKNOWN' for a code not in the table. */
-	name: string;
-	/** e.g. 3 for ERR_BUSY. */
-	code: number;
+	name: 'SupervisorError';
+	/** e.g. 'ERR_BUSY'; 'ERR_UNKNOWN' for a number not in the table. */
+	code: SupervisorErrorCode;
+	/** The code on the wire, e.g. 3 for ERR_BUSY. */
+	number: number;
 	text: string;
 }
 
 export declare class PtyError extends Error {
+	name: 'PtyError';
 	/** EHELPER, EEOF, EPROTO, ENOFD, EDESTROYED, or a socket errno name. */
-	name: string;
 	code: string;
 	status?: number | null;
 	signal?: string | null;
 }
 
 export declare class FrameError extends Error {
+	name: 'FrameError';
 	/** e.g. 'FRAME_E_MAGIC'. */
-	name: string;
-	/** e.g. -1. */
-	code: number;
+	code: string;
+	/** The C codec's status, e.g. -1. */
+	number: number;
 }
 
-export declare class Pty {
+/** What onData gets: strings in the encoding asked for, Buffers for null. */
+export type PtyData = string | Buffer;
+
+export declare class Pty<T extends PtyData = string> {
+	constructor(argv: string[], options: SpawnOptions);
 	/** Always undefined: the command runs in a transient unit. */
 	readonly pid: undefined;
 	rows: number;
 	cols: number;
 	readonly exited: ExitEvent | null;
 	/** Return false from a listener to pause reading (resume() restarts). */
-	onData(cb: (data: string | Buffer) => boolean | void): IDisposable;
+	onData(cb: (data: T) => boolean | void): IDisposable;
 	onExit(cb: (ev: ExitEvent) => void): IDisposable;
 	onError(cb: (err: SupervisorError | PtyError) => void): IDisposable;
 	onDrain(cb: () => void): IDisposable;
@@ -91,9 +106,14 @@ export declare class Pty {
 	destroy(): void;
 }
 
-export declare function spawn(argv: string[], options: SpawnOptions): Pty;
+/** encoding: null gives Buffers; a string encoding (default utf8), strings. */
+export declare function spawn(argv: string[],
+    options: SpawnOptions & { encoding: null }): Pty<Buffer>;
+export declare function spawn(argv: string[],
+    options: SpawnOptions & { encoding?: BufferEncoding }): Pty<string>;
 
-export declare const ERRORS: Readonly<Record<string, number>>;
+export declare const ERRORS: Readonly<
+    Record<Exclude<SupervisorErrorCode, 'ERR_UNKNOWN'>, number>>;
 export declare const SIGNALS: Readonly<Record<string, SignalNumber>>;
 export declare const SOCKET_PATH: string;
 export declare const HELPER_PATH: string;

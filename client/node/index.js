@@ -27,13 +27,16 @@ const HELPER_GRACE_MS = 500;	// see _helperDone
 // The helper's refusal of a descriptor it should not have (exit 1).
 const HELPER_EXTRA_FD = /^opencode-pty-client: descriptor \d+ is open: /m;
 
-// An error frame from the supervisor: name and code of PROTOCOL.md.
+// An error frame from the supervisor: code is the name of PROTOCOL.md
+// ('ERR_BUSY'; 'ERR_UNKNOWN' for a number not in the table), as Node's
+// own errors carry theirs, and number the code on the wire.
 class SupervisorError extends Error {
-	constructor(code, text) {
-		const name = codec.ERROR_NAMES.get(code) || 'ERR_UNKNOWN';
-		super(`${name} (${code}): ${text}`);
-		this.name = name;
+	constructor(number, text) {
+		const code = codec.ERROR_NAMES.get(number) || 'ERR_UNKNOWN';
+		super(`${code} (${number}): ${text}`);
+		this.name = 'SupervisorError';
 		this.code = code;
+		this.number = number;
 		this.text = text;
 	}
 }
@@ -41,10 +44,10 @@ class SupervisorError extends Error {
 // A failure on this side: the helper refused, the connection broke, or
 // the supervisor sent a frame the codec refuses (cause: a FrameError).
 class PtyError extends Error {
-	constructor(name, message, extra) {
+	constructor(code, message, extra) {
 		super(message);
-		this.name = name;
-		this.code = name;
+		this.name = 'PtyError';
+		this.code = code;
 		Object.assign(this, extra);
 	}
 }
@@ -276,7 +279,7 @@ class Pty {
 				f = this._reader.next();
 			} catch (e) {
 				this._fail(new PtyError('EPROTO',
-				    `bad frame from the supervisor: ${e.name}`,
+				    `bad frame from the supervisor: ${e.code}`,
 				    { cause: e }));
 				return;
 			}

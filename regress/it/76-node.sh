@@ -69,7 +69,7 @@ check "resize(): the new size ($(tr '\n' ' ' < "$tmp/out"))" \
 # The cap: 16 live sessions of one Node service; the 17th is busy.
 nclient --parallel 17 -- /bin/sleep 3
 ok=$(grep -c '^node-service: exit code=0 signal=- result=success$' "$tmp/results")
-busy=$(grep -c '^node-service: error name=ERR_BUSY code=3$' "$tmp/results")
+busy=$(grep -c '^node-service: error name=SupervisorError code=ERR_BUSY number=3$' "$tmp/results")
 check "16 concurrent sessions ran ($ok)" test "$ok" = 16
 check "the 17th was refused with ERR_BUSY ($busy; $(sort "$tmp/results" | uniq -c | tr '\n' ' '))" \
     test "$busy" = 1
@@ -77,7 +77,7 @@ check "all 16 units gone" wait_no_units 20
 
 # destroy(): the module's disconnect; the supervisor removes the unit.
 nclient --after-output --destroy -- /bin/sh -c 'echo ready; exec sleep 60'
-nexpect "error name=EDESTROYED code=EDESTROYED" "destroy() ends the session here"
+nexpect "error name=PtyError code=EDESTROYED" "destroy() ends the session here"
 check "destroy(): the unit is removed" wait_no_units 20
 
 # A client that stops reading: the command is held by back-pressure,

@@ -185,7 +185,7 @@ function session(o) {
 				    `result=${ev.result} bytes=${bytes}`);
 				resolve(0);
 			} else if (e instanceof pty.SupervisorError) {
-				line(`error code=${e.code} text=${e.text}`);
+				line(`error code=${e.number} text=${e.text}`);
 				resolve(3);
 			} else if (e.code === 'EEOF') {
 				line(`EOF without exit frame bytes=${bytes}`);

@@ -6,7 +6,7 @@
 // the session on stdout; one last line per session on stderr:
 //
 //	node-service: exit code=C signal=NAME|- result=R
-//	node-service: error name=NAME code=C
+//	node-service: error name=CLASS code=CODE [number=N]
 //
 //	node service.js [--cwd DIR] [--size RxC] [--runtime SEC]
 //	    [--input STR] [--parallel N] [--after-output]
@@ -98,7 +98,10 @@ function session(o, quiet) {
 		p.onExit((ev) => {
 			let line;
 			if (ev.error) {
-				line = `error name=${ev.error.name} code=${ev.error.code}`;
+				const n = ev.error.number;
+				line = `error name=${ev.error.name} ` +
+				    `code=${ev.error.code}` +
+				    (n === undefined ? '' : ` number=${n}`);
 			} else {
 				line = `exit code=${ev.exitCode} ` +
 				    `signal=${ev.signal || '-'} result=${ev.result}`;

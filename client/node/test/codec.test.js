@@ -71,8 +71,9 @@ function judge(v) {
 	} catch (e) {
 		if (!(e instanceof codec.FrameError))
 			throw e;
-		assert.equal(e.code, codec.FRAME_STATUS[e.name]);
-		return { got: e.name };
+		assert.equal(e.name, 'FrameError');
+		assert.equal(e.number, codec.FRAME_STATUS[e.code]);
+		return { got: e.code };
 	}
 }
 
@@ -127,41 +128,41 @@ test('the reader judges a header before its payload arrives', () => {
 		try {
 			codec.decodeHeader(v.bytes);
 		} catch (e) {
-			hdrErr = e.name;
+			hdrErr = e.code;
 		}
 		if (hdrErr === null)
 			continue;
 		const r = new codec.FrameReader();
 		r.push(v.bytes.subarray(0, 12));
-		assert.throws(() => r.next(), { name: v.expect },
+		assert.throws(() => r.next(), { code: v.expect },
 		    `line ${v.line}`);
 		// The error sticks.
-		assert.throws(() => r.next(), { name: v.expect });
+		assert.throws(() => r.next(), { code: v.expect });
 	}
 });
 
 test('encoders refuse what decoders refuse', () => {
-	assert.throws(() => codec.encodeResize(0, 80), { name: 'FRAME_E_WINSIZE' });
+	assert.throws(() => codec.encodeResize(0, 80), { code: 'FRAME_E_WINSIZE' });
 	assert.throws(() => codec.encodeResize(24, 4097),
-	    { name: 'FRAME_E_WINSIZE' });
-	assert.throws(() => codec.encodeSignal(11), { name: 'FRAME_E_SIGNAL' });
+	    { code: 'FRAME_E_WINSIZE' });
+	assert.throws(() => codec.encodeSignal(11), { code: 'FRAME_E_SIGNAL' });
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 3601,
-	    argv: ['ls'] }), { name: 'FRAME_E_RUNTIME' });
+	    argv: ['ls'] }), { code: 'FRAME_E_RUNTIME' });
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 0,
-	    argv: [] }), { name: 'FRAME_E_ARGC' });
+	    argv: [] }), { code: 'FRAME_E_ARGC' });
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 0,
-	    argv: [''] }), { name: 'FRAME_E_EMPTYARG0' });
+	    argv: [''] }), { code: 'FRAME_E_EMPTYARG0' });
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 0,
-	    argv: ['a\0b'] }), { name: 'FRAME_E_NUL' });
+	    argv: ['a\0b'] }), { code: 'FRAME_E_NUL' });
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 0,
-	    argv: ['ls', 'x'.repeat(4097)] }), { name: 'FRAME_E_ARGLEN' });
+	    argv: ['ls', 'x'.repeat(4097)] }), { code: 'FRAME_E_ARGLEN' });
 	const big = Array(17).fill('x'.repeat(4000));
 	assert.throws(() => codec.encodeStart({ dev: 1, ino: 2, runtime: 0,
-	    argv: big }), { name: 'FRAME_E_TOOLARGE' });
+	    argv: big }), { code: 'FRAME_E_TOOLARGE' });
 	assert.throws(() => codec.encodeExit({ code: 1, status: 0,
-	    result: 'x'.repeat(65) }), { name: 'FRAME_E_STRING' });
+	    result: 'x'.repeat(65) }), { code: 'FRAME_E_STRING' });
 	assert.throws(() => codec.encodeError(3, 'a\nb'),
-	    { name: 'FRAME_E_STRING' });
+	    { code: 'FRAME_E_STRING' });
 });
 
 test('the largest start payload (65536 bytes) round-trips', () => {
@@ -175,5 +176,5 @@ test('the largest start payload (65536 bytes) round-trips', () => {
 	assert.deepEqual(d.argv.map(String), argv);
 	const over = Buffer.concat([b, Buffer.from('x')]);
 	over.writeUInt32BE(65537, 8);
-	assert.throws(() => codec.decodeFrame(over), { name: 'FRAME_E_TOOLARGE' });
+	assert.throws(() => codec.decodeFrame(over), { code: 'FRAME_E_TOOLARGE' });
 });

@@ -177,8 +177,9 @@ test('an error frame is a typed SupervisorError', TMO, async (t) => {
 	p.onError((e) => { err = e; });
 	const ev = await exited(p);
 	assert.ok(err instanceof pty.SupervisorError);
-	assert.equal(err.name, 'ERR_BUSY');
-	assert.equal(err.code, 3);
+	assert.equal(err.name, 'SupervisorError');
+	assert.equal(err.code, 'ERR_BUSY');
+	assert.equal(err.number, 3);
 	assert.equal(err.text, '16 sessions are live');
 	assert.equal(ev.error, err);
 	assert.equal(ev.exitCode, null);
@@ -194,27 +195,30 @@ test('unknown error codes and malformed frames fail the session', TMO,
 	await s.until(() => s.frames.length >= 1);
 	s.send({ type: T.ERROR, code: 999, text: 'new' });
 	let ev = await exited(p);
-	assert.equal(ev.error.name, 'ERR_UNKNOWN');
-	assert.equal(ev.error.code, 999);
+	assert.equal(ev.error.code, 'ERR_UNKNOWN');
+	assert.equal(ev.error.number, 999);
 	s.frames.length = 0;
 	p = open(s, ['true']);
 	await s.until(() => s.frames.length >= 1);
 	s.conn.write(Buffer.from('OPTX\x01\x03\0\0\0\0\0\0', 'latin1'));
 	ev = await exited(p);
-	assert.equal(ev.error.name, 'EPROTO');
-	assert.equal(ev.error.cause.name, 'FRAME_E_MAGIC');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EPROTO');
+	assert.equal(ev.error.cause.code, 'FRAME_E_MAGIC');
 	s.frames.length = 0;
 	p = open(s, ['true']);
 	await s.until(() => s.frames.length >= 1);
 	s.send({ type: T.RESIZE, rows: 1, cols: 1 });	// a client's type
 	ev = await exited(p);
-	assert.equal(ev.error.name, 'EPROTO');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EPROTO');
 	s.frames.length = 0;
 	p = open(s, ['true']);
 	await s.until(() => s.frames.length >= 1);
 	s.conn.end();
 	ev = await exited(p);
-	assert.equal(ev.error.name, 'EEOF');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EEOF');
 	s.close();
 });
 
@@ -260,7 +264,8 @@ test('destroy() closes the connection', TMO, async (t) => {
 	await s.until(() => s.frames.length >= 1);
 	p.destroy();
 	await s.until(() => s.ended);
-	assert.equal(p.exited.error.name, 'EDESTROYED');
+	assert.equal(p.exited.error.name, 'PtyError');
+	assert.equal(p.exited.error.code, 'EDESTROYED');
 	s.close();
 });
 
@@ -270,13 +275,15 @@ test('the helper refusing is an EHELPER error with its reason', TMO,
 	t.after(s.close);
 	let p = open(s, ['ls', 'x'.repeat(4097)]);
 	let ev = await exited(p);
-	assert.equal(ev.error.name, 'EHELPER');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EHELPER');
 	assert.equal(ev.error.status, 2);
 	assert.match(ev.error.message, /opencode-pty-client:/);
 	p = pty.spawn(['ls'], { cwd: s.dir, socketPath: s.sockPath,
 	    helperPath: path.join(s.dir, 'nonexistent') });
 	ev = await exited(p);
-	assert.equal(ev.error.name, 'EHELPER');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EHELPER');
 	s.close();
 });
 
@@ -304,8 +311,8 @@ test('a refusal after the helper failed is the error reported', TMO,
 	s.send({ type: T.ERROR, code: codec.ERRORS.ERR_BUSY, text: 'busy' });
 	s.conn.end();
 	const ev = await ex;
-	assert.equal(ev.error.name, 'ERR_BUSY');
-	assert.equal(ev.error.code, 3);
+	assert.equal(ev.error.code, 'ERR_BUSY');
+	assert.equal(ev.error.number, 3);
 	s.close();
 });
 
@@ -351,7 +358,8 @@ test('a helper refused twice for an extra descriptor is EHELPER', TMO,
 	t.after(s.close);
 	const helper = refusingHelper(s.dir, 2);
 	const ev = await exited(open(s, ['true'], { helperPath: helper }));
-	assert.equal(ev.error.name, 'EHELPER');
+	assert.equal(ev.error.name, 'PtyError');
+	assert.equal(ev.error.code, 'EHELPER');
 	assert.match(ev.error.message, /descriptor 39 is open/);
 	assert.equal(helperRuns(helper), 2);
 	assert.equal(s.frames.length, 0);
