@@ -35,6 +35,10 @@
 #define CLIENT_EXIT_USAGE	2	/* command line refused */
 #define CLIENT_EXIT_SANDBOX	3	/* seccomp filter not installed */
 #define CLIENT_EXIT_SEND	4	/* the frame could not be sent */
+/* a descriptor above 4 was inherited: one another thread of the caller
+ * had open for a moment may have leaked into this process (a caller
+ * may run the helper once more: client/node/index.js) */
+#define CLIENT_EXIT_EXTRA_FD	5
 
 #define CLIENT_ERRLEN		256
 /* An optional RESIZE frame (-s), then the start frame. */
@@ -61,6 +65,7 @@ int	fd_first_open(int, int, int, int, char *, size_t);
 int	fd_scan_ends(int *, int *, char *, size_t);
 int	fd_check_socket(int, char *, size_t);
 int	fd_check_dir(int, struct client_dir *, char *, size_t);
+/* 0; -2: a descriptor above 4 is open; -1: another refusal */
 int	fd_check_all(struct client_dir *, char *, size_t);
 
 /* cli.c */

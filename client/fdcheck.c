@@ -186,9 +186,11 @@ fd_check_all(struct client_dir *dir, char *err, size_t errlen)
 	    poll_end, chunk, err, errlen);
 	if (fd == -2)
 		return -1;
-	if (fd != -1)
-		return fail(err, errlen,
+	if (fd != -1) {
+		(void)fail(err, errlen,
 		    "is open: only descriptors 0-4 may be inherited", fd, 0);
+		return -2;
+	}
 	if (set_cloexec(CLIENT_FD_SOCK, err, errlen) == -1 ||
 	    set_cloexec(CLIENT_FD_DIR, err, errlen) == -1)
 		return -1;

@@ -38,7 +38,7 @@ main(int argc, char *argv[])
 	struct client_opts	opts;
 	struct client_dir	dir;
 	char			err[CLIENT_ERRLEN];
-	int			len;
+	int			len, r;
 
 	/*
 	 * fd 3 is an authenticated connection to the supervisor: no other
@@ -49,7 +49,9 @@ main(int argc, char *argv[])
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
 		die(CLIENT_EXIT_SANDBOX, "prctl(PR_SET_DUMPABLE)");
 	/* Before anything else, including reading argv. */
-	if (fd_check_all(&dir, err, sizeof(err)) == -1)
+	if ((r = fd_check_all(&dir, err, sizeof(err))) == -2)
+		die(CLIENT_EXIT_EXTRA_FD, err);
+	if (r == -1)
 		die(CLIENT_EXIT_FDS, err);
 	if (sandbox_enter(err, sizeof(err)) == -1)
 		die(CLIENT_EXIT_SANDBOX, err);

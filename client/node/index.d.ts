@@ -66,7 +66,10 @@ export declare class SupervisorError extends Error {
 
 export declare class PtyError extends Error {
 	name: 'PtyError';
-	/** EHELPER, EEOF, EPROTO, ENOFD, EDESTROYED, or a socket errno name. */
+	/**
+	 * EHELPER, EEOF, EPROTO, ENOFD, EDESTROYED, ELISTENER, or a socket
+	 * errno name.
+	 */
 	code: string;
 	status?: number | null;
 	signal?: string | null;
@@ -90,12 +93,19 @@ export declare class Pty<T extends PtyData = string> {
 	rows: number;
 	cols: number;
 	readonly exited: ExitEvent | null;
-	/** Return false from a listener to pause reading (resume() restarts). */
-	onData(cb: (data: T) => boolean | void): IDisposable;
+	/**
+	 * What a listener returns is ignored (pause()/resume() are the
+	 * back-pressure); one that throws ends the session (onExit with a
+	 * PtyError ELISTENER) and its exception goes on up.
+	 */
+	onData(cb: (data: T) => void): IDisposable;
 	onExit(cb: (ev: ExitEvent) => void): IDisposable;
 	onError(cb: (err: SupervisorError | PtyError) => void): IDisposable;
 	onDrain(cb: () => void): IDisposable;
-	/** Input frames of at most 32768 bytes; false: wait for onDrain. */
+	/**
+	 * Input frames of at most 32768 bytes; false: wait for onDrain.
+	 * Before the start, false past 64 KiB held; throws past 1 MiB.
+	 */
 	write(data: string | Uint8Array): boolean;
 	resize(rows: number, cols: number): void;
 	/** Throws RangeError for a signal outside the fixed set. */

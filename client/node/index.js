@@ -23,9 +23,15 @@ const SOCKET_PATH = '/run/opencode-pty/supervisor.sock';
 // so that the module as it stands in the tree is the default install's.
 const HELPER_PATH = '/usr/local/libexec/opencode-pty-client';
 const STDERR_MAX = 4096;
+// Input written before the start frame is held here: write() returns
+// false past PRESTART_HWM bytes held (onDrain follows once they are on
+// the socket) and throws past PRESTART_MAX.
+const PRESTART_HWM = 65536;
+const PRESTART_MAX = 1048576;
 const HELPER_GRACE_MS = 500;	// see _helperDone
-// The helper's refusal of a descriptor it should not have (exit 1).
-const HELPER_EXTRA_FD = /^opencode-pty-client: descriptor \d+ is open: /m;
+// The helper's status for a descriptor above 4 it should not have
+// (docs/CLIENT.md, client/client.h: CLIENT_EXIT_EXTRA_FD).
+const HELPER_EXIT_EXTRA_FD = 5;
 
 // An error frame from the supervisor: code is the name of PROTOCOL.md
 // ('ERR_BUSY'; 'ERR_UNKNOWN' for a number not in the table), as Node's
@@ -91,6 +97,17 @@ function checkOptions(argv, o) {
 	if (rt !== undefined && rt !== 0 && !(Number.isInteger(rt) &&
 	    rt >= 1 && rt <= codec.START_MAX_RUNTIME))
 		throw new RangeError('runtimeMaxSec: 0 or 1..3600');
+	// The start frame the helper will send, built here once so that an
+	// argument over 4096 bytes or a frame over 64 KiB throws now.
+	try {
+		codec.encodeStart({ dev: 0, ino: 0, runtime: rt || 0, argv });
+	} catch (e) {
+		if (!(e instanceof codec.FrameError))
+			throw e;
+		throw new RangeError(`argv: ${e.code === 'FRAME_E_ARGLEN' ?
+		    'an argument over 4096 bytes' : 'over the start frame\'s ' +
+		    '64 KiB'} (${e.code})`, { cause: e });
+	}
 }
 
 function helperArgs(argv, o) {
@@ -117,13 +134,11 @@ class Emitter {
 		} };
 	}
 
-	// Returns false if any listener returned false (backpressure).
+	// What a listener returns is ignored; an exception it throws goes
+	// on up at once, as from an EventEmitter's emit().
 	fire(v) {
-		let more = true;
 		for (const cb of this.list.slice())
-			if (cb(v) === false)
-				more = false;
-		return more;
+			cb(v);
 	}
 }
 
@@ -142,6 +157,8 @@ class Pty {
 		this._decoder = o.encoding === null ? null :
 		    new StringDecoder(o.encoding || 'utf8');
 		this._queue = [];	// frames held until the helper is done
+		this._queued = 0;	// their input bytes
+		this._drainOwed = false;	// write() said false before the start
 		this._started = false;
 		this._paused = false;
 		this._ended = false;
@@ -160,7 +177,7 @@ class Pty {
 		this._sock.on('data', (b) => this._onBytes(b));
 		this._sock.on('end', () => this._onEnd());
 		this._sock.on('error', (e) => this._onSocketError(e));
-		this._sock.on('drain', () => this._drain.fire());
+		this._sock.on('drain', () => this._emitDrain());
 		this._sock.on('close', () => this._closeDir());
 	}
 
@@ -235,8 +252,13 @@ class Pty {
 		this._started = true;
 		const q = this._queue;
 		this._queue = [];
+		this._queued = 0;
+		let flowing = true;
 		for (const b of q)
-			this._send(b);
+			flowing = this._send(b);
+		// The socket's own drain comes when it has taken them all.
+		if (flowing && this._drainOwed)
+			setImmediate(() => this._emitDrain());
 	}
 
 	/*
@@ -248,8 +270,8 @@ class Pty {
 	 * that is the error.
 	 */
 	_retryHelper(status) {
-		if (status !== 1 || this._helperRuns !== 1 || this._ended ||
-		    this._sock.destroyed || !HELPER_EXTRA_FD.test(this._stderr))
+		if (status !== HELPER_EXIT_EXTRA_FD || this._helperRuns !== 1 ||
+		    this._ended || this._sock.destroyed)
 			return false;
 		this._spawnHelper();
 		return true;
@@ -265,6 +287,34 @@ class Pty {
 			return true;
 		}
 		return this._sock.write(buf);
+	}
+
+	_emitDrain() {
+		this._drainOwed = false;
+		if (!this._ended)
+			this._listen(this._drain, undefined);
+	}
+
+	/*
+	 * A listener that throws ends the session as an error would (the
+	 * socket closed, so the supervisor stops the unit; onError, onExit
+	 * with a PtyError ELISTENER), then its exception goes on up.
+	 */
+	_listen(em, v) {
+		try {
+			em.fire(v);
+		} catch (e) {
+			if (!this._ended) {
+				try {
+					this._fail(new PtyError('ELISTENER',
+					    `a listener threw: ${e && e.message}`,
+					    { cause: e }));
+				} catch {
+					// the first exception is the one that goes on
+				}
+			}
+			throw e;
+		}
 	}
 
 	_onBytes(b) {
@@ -293,9 +343,8 @@ class Pty {
 		switch (f.type) {
 		case codec.TYPE.OUTPUT: {
 			const v = this._decoder ? this._decoder.write(f.data) : f.data;
-			if ((v.length > 0 || !this._decoder) &&
-			    this._data.fire(v) === false)
-				this.pause();
+			if (v.length > 0 || !this._decoder)
+				this._listen(this._data, v);
 			break;
 		}
 		case codec.TYPE.EXIT:
@@ -328,7 +377,7 @@ class Pty {
 		if (this._decoder) {
 			const rest = this._decoder.end();
 			if (rest.length > 0)
-				this._data.fire(rest);
+				this._listen(this._data, rest);
 		}
 	}
 
@@ -344,12 +393,23 @@ class Pty {
 		this._exit.fire(ev);
 	}
 
+	/*
+	 * The end, whatever its error listeners do: one that throws does not
+	 * keep the session from ending; its exception goes on up after.
+	 */
 	_fail(err) {
 		if (this._ended)
 			return;
-		this._error.fire(err);
+		let thrown = null;
+		try {
+			this._error.fire(err);
+		} catch (e) {
+			thrown = { e };
+		}
 		this._finish({ exitCode: null, signal: undefined,
 		    result: undefined, error: err });
+		if (thrown)
+			throw thrown.e;
 	}
 
 	_onEnd() {
@@ -383,12 +443,21 @@ class Pty {
 	/*
 	 * write(data): string (UTF-8) or Buffer, split into input frames of at
 	 * most 32768 bytes.  Returns false like stream.write when the socket's
-	 * buffer is full: wait for onDrain before writing more.
+	 * buffer is full, or before the start when more than PRESTART_HWM
+	 * bytes are held: wait for onDrain before writing more.
 	 */
 	write(data) {
 		const b = typeof data === 'string' ? Buffer.from(data, 'utf8') :
 		    Buffer.from(data);
-		let ok = true;
+		if (!this._started && !this._ended) {
+			if (this._queued + b.length > PRESTART_MAX)
+				throw new RangeError('write(): over ' +
+				    `${PRESTART_MAX} bytes held before the start`);
+			this._queued += b.length;
+		}
+		let ok = !(this._queued > PRESTART_HWM);
+		if (!ok)
+			this._drainOwed = true;
 		for (let off = 0; off < b.length; off += codec.MAX_INPUT) {
 			const p = b.subarray(off, off + codec.MAX_INPUT);
 			const h = codec.encodeHeader(codec.TYPE.INPUT, p.length);

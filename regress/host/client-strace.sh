@@ -236,7 +236,7 @@ def refused(label, want_status, want_text, **kw):
           "%s: exit %d, nothing sent, says %r (got %r)" %
           (label, want_status, want_text, err.strip()))
 
-refused("extra inherited fd 5", 1, "descriptor 5 is open", extra=True)
+refused("extra inherited fd 5", 5, "descriptor 5 is open", extra=True)
 refused("fd 4 a regular file", 1, "descriptor 4 is not a directory",
         fd4="file")
 refused("fd 3 a pipe", 1, "descriptor 3 is not a socket", fd3="pipe")

@@ -229,7 +229,8 @@ test('a slow consumer pauses the socket; nothing is lost', TMO, async (t) => {
 	const got = [];
 	p.onData((d) => {
 		got.push(d);
-		return got.length > 1;	// the first chunk pauses reading
+		if (got.length === 1)
+			p.pause();	// the first chunk pauses reading
 	});
 	const ex = exited(p);
 	await s.until(() => s.frames.length >= 1);
@@ -257,6 +258,82 @@ test('a slow consumer pauses the socket; nothing is lost', TMO, async (t) => {
 	s.close();
 });
 
+// node-pty's idiom p.onData(d => sock.write(d)) returns false when the
+// socket is slow: that must not stop the session (a listener's value is
+// not backpressure; pause() is).  Control: pause() does stop it, above.
+test('what a listener returns is ignored', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat'], { encoding: null });
+	let n = 0;
+	p.onData(() => { n++; return false; });
+	const ex = exited(p);
+	await s.until(() => s.frames.length >= 1);
+	for (let i = 0; i < 3; i++)
+		s.send({ type: T.OUTPUT, data: Buffer.from('x') });
+	s.send({ type: T.EXIT, code: 1, status: 0, result: 'success' });
+	s.conn.end();
+	const ev = await ex;
+	assert.equal(ev.exitCode, 0);
+	assert.ok(n >= 1, `${n} data events`);
+	s.close();
+});
+
+// A throwing listener: its exception goes on up (here to resume()'s
+// caller) and the session still ends: onError and onExit with a PtyError
+// ELISTENER, the connection closed (so the supervisor stops the unit).
+test('a listener that throws ends the session and its error goes on',
+    TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat']);
+	const boom = new Error('boom');
+	let calls = 0;
+	// The first of two frames read at once pauses, so that the second
+	// is delivered by resume(), in this stack; that one throws.
+	p.onData(() => {
+		if (++calls === 1)
+			p.pause();
+		else
+			throw boom;
+	});
+	let err = null;
+	p.onError((e) => { err = e; });
+	const ex = exited(p);
+	await s.until(() => s.frames.length >= 1);
+	s.conn.write(Buffer.concat([
+	    codec.encodeFrame({ type: T.OUTPUT, data: Buffer.from('x') }),
+	    codec.encodeFrame({ type: T.OUTPUT, data: Buffer.from('y') })]));
+	await new Promise((r) => setTimeout(r, 100));
+	assert.equal(calls, 1);
+	assert.throws(() => p.resume(), (e) => e === boom);
+	const ev = await ex;
+	assert.equal(ev.error, err);
+	assert.equal(err.code, 'ELISTENER');
+	assert.equal(err.cause, boom);
+	await s.until(() => s.ended);
+	assert.ok(s.ended, 'the connection was closed');
+	s.close();
+});
+
+// Input before the start: held, false past 64 KiB held and onDrain once
+// it is on the socket; past 1 MiB write() throws.
+test('write() before the start is bounded and drains', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['cat']);
+	let drains = 0;
+	p.onDrain(() => { drains++; });
+	assert.equal(p.write(Buffer.alloc(65536, 0x61)), true);
+	assert.equal(p.write('b'), false);
+	assert.throws(() => p.write(Buffer.alloc(1048576 - 65536)), RangeError);
+	await s.until(() => s.frames.filter((f) => f.type === T.INPUT)
+	    .reduce((a, f) => a + f.data.length, 0) === 65537);
+	await new Promise((r) => setTimeout(r, 100));
+	assert.equal(drains, 1);
+	s.close();
+});
+
 test('destroy() closes the connection', TMO, async (t) => {
 	const s = await fake();
 	t.after(s.close);
@@ -273,7 +350,12 @@ test('the helper refusing is an EHELPER error with its reason', TMO,
     async (t) => {
 	const s = await fake();
 	t.after(s.close);
-	let p = open(s, ['ls', 'x'.repeat(4097)]);
+	// The real helper, given a runtime over its bound by a wrapper (the
+	// module itself refuses such a start in spawn()).
+	const bad = path.join(s.dir, 'bad-helper');
+	fs.writeFileSync(bad, `#!/bin/sh\nexec '${HELPER}' -t 9999 "$@"\n`,
+	    { mode: 0o755 });
+	let p = open(s, ['ls'], { helperPath: bad });
 	let ev = await exited(p);
 	assert.equal(ev.error.name, 'PtyError');
 	assert.equal(ev.error.code, 'EHELPER');
@@ -322,16 +404,30 @@ test('a refusal after the helper failed is the error reported', TMO,
  * first time, then runs the real helper.  One that refuses every time
  * is the EHELPER error after exactly two runs.
  */
-function refusingHelper(dir, times) {
-	const helper = path.join(dir, `refusing-helper-${times}`);
+function refusingHelper(dir, times, status = 5) {
+	const helper = path.join(dir, `refusing-helper-${times}-${status}`);
 	fs.writeFileSync(helper, '#!/bin/sh\n' +
 	    'echo run >> "$0.runs"\n' +
 	    `if [ "$(wc -l < "$0.runs")" -le ${times} ]; then\n` +
 	    '\techo "opencode-pty-client: descriptor 39 is open: only ' +
-	    'descriptors 0-4 may be inherited" >&2\n\texit 1\nfi\n' +
+	    `descriptors 0-4 may be inherited" >&2\n\texit ${status}\nfi\n` +
 	    `exec '${HELPER}' "$@"\n`, { mode: 0o755 });
 	return helper;
 }
+
+// The retry keys on the helper's status (5), not on its text: the same
+// line with another status is the error at once.
+test('a refusal with another status is not run again', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const helper = refusingHelper(s.dir, 1, 1);
+	const p = open(s, ['true'], { helperPath: helper });
+	const ev = await exited(p);
+	assert.equal(ev.error.code, 'EHELPER');
+	assert.equal(ev.error.status, 1);
+	assert.equal(helperRuns(helper), 1);
+	s.close();
+});
 
 function helperRuns(helper) {
 	return fs.readFileSync(`${helper}.runs`, 'utf8').split('\n')
@@ -379,6 +475,10 @@ test('bad options throw before anything is opened', () => {
 	assert.throws(() => pty.spawn(['ls'], { ...o, runtimeMaxSec: 3601 }),
 	    RangeError);
 	assert.throws(() => pty.spawn(['ls'], { ...o, runtimeMaxSec: 1.5 }),
+	    RangeError);
+	// The start frame's bounds (4096 bytes an argument, 64 KiB in all).
+	assert.throws(() => pty.spawn(['ls', 'x'.repeat(4097)], o), RangeError);
+	assert.throws(() => pty.spawn(Array(17).fill('x'.repeat(4000)), o),
 	    RangeError);
 	assert.throws(() => pty.spawn(['ls'], { ...o, cwd: '/nonexistent' }),
 	    { code: 'ENOENT' });
