@@ -444,12 +444,18 @@ class Pty {
 	 * write(data): string (UTF-8) or Buffer, split into input frames of at
 	 * most 32768 bytes.  Returns false like stream.write when the socket's
 	 * buffer is full, or before the start when more than PRESTART_HWM
-	 * bytes are held: wait for onDrain before writing more.
+	 * bytes are held: wait for onDrain before writing more.  Once the
+	 * session is over, the data is dropped and the answer is true.
 	 */
 	write(data) {
 		const b = typeof data === 'string' ? Buffer.from(data, 'utf8') :
 		    Buffer.from(data);
-		if (!this._started && !this._ended) {
+		// Over: there is no terminal to write to, nothing to wait for
+		// (node-pty drops such input too); resize() and kill() do
+		// nothing either.
+		if (this._ended)
+			return true;
+		if (!this._started) {
 			if (this._queued + b.length > PRESTART_MAX)
 				throw new RangeError('write(): over ' +
 				    `${PRESTART_MAX} bytes held before the start`);
@@ -470,6 +476,8 @@ class Pty {
 	resize(rows, cols) {
 		if (!codec.winsizeValid(rows, cols))
 			throw new RangeError('rows and cols: both 1..4096');
+		if (this._ended)
+			return;
 		this.rows = rows;
 		this.cols = cols;
 		this._send(codec.encodeFrame({ type: codec.TYPE.RESIZE, rows,

@@ -334,6 +334,28 @@ test('write() before the start is bounded and drains', TMO, async (t) => {
 	s.close();
 });
 
+// After the end: write() drops the data and says true (no onDrain to
+// wait for), resize() and kill() do nothing, none throws.
+test('write, resize and kill after the exit', TMO, async (t) => {
+	const s = await fake();
+	t.after(s.close);
+	const p = open(s, ['true']);
+	const ex = exited(p);
+	await s.until(() => s.frames.length >= 1);
+	s.send({ type: T.EXIT, code: 1, status: 0, result: 'success' });
+	s.conn.end();
+	await ex;
+	const n = s.frames.length;
+	assert.equal(p.write('late'), true);
+	p.resize(30, 90);
+	p.kill('SIGINT');
+	await new Promise((r) => setTimeout(r, 50));
+	assert.equal(s.frames.length, n);
+	assert.equal(p.rows, 24);
+	assert.equal(p.exited.exitCode, 0);
+	s.close();
+});
+
 test('destroy() closes the connection', TMO, async (t) => {
 	const s = await fake();
 	t.after(s.close);
