@@ -26,7 +26,7 @@ SCRIPT_TESTS		+= regress/host/npmpkg.sh regress/host/node-unit.sh
 NODE_NAME		:= opencode-pty
 NODEDIR			?= $(PREFIX)/share/nodejs
 NODE_FILES		:= package.json codec.js index.d.mts index.d.ts index.js \
-			   index.mjs
+			   index.mjs node-pty.d.ts node-pty.js
 NODE_OUT		:= $(BUILD)/nodejs/$(NODE_NAME)
 NODE_HELPER		= $(LIBEXECDIR)/opencode-pty-client
 NODE_LINE		= const HELPER_PATH = '$(NODE_HELPER)';

@@ -6,8 +6,9 @@
 # files; installed into an empty directory with `npm install` (offline:
 # a tarball with no dependency), it is used by name from CommonJS and
 # from ESM under the exact Node (NODE_VERSION); TypeScript (pinned,
-# build-aux/typescript.sh) compiles a consumer in both styles with
-# --strict against its declarations, and fails on the wrong uses a
+# build-aux/typescript.sh) compiles a consumer in both styles, and one
+# written for node-pty (opencode-pty/node-pty), with --strict against its
+# declarations, and fails on the wrong uses a
 # consumer may make (the positive control: each is named by its error).
 # Its version is the project's (debian/changelog).
 #
@@ -66,6 +67,9 @@ if (miss.length || typeof pty.spawn !== 'function')
 const e = new pty.SupervisorError(3, 'x');
 if (e.code !== 'ERR_BUSY' || e.number !== 3 || e.name !== 'SupervisorError')
 	throw new Error(`SupervisorError: ${e.name} ${e.code} ${e.number}`);
+const np = require('opencode-pty/node-pty');
+if (typeof np.spawn !== 'function' || np.TERM !== 'xterm-256color')
+	throw new Error('opencode-pty/node-pty');
 console.log(`cjs ${require.resolve('opencode-pty')}`);
 JS
 cat > esm.mjs <<'JS'
@@ -77,6 +81,9 @@ if (miss.length || spawn !== pty.spawn || ERRORS.ERR_BUSY !== 3)
 	throw new Error(`missing: ${miss}`);
 if (new SupervisorError(15, 'x').code !== 'ERR_SHUTDOWN')
 	throw new Error('SupervisorError');
+const np = await import('opencode-pty/node-pty');
+if (typeof np.spawn !== 'function' || np.TERM !== 'xterm-256color')
+	throw new Error('opencode-pty/node-pty');
 console.log(`esm ${import.meta.resolve('opencode-pty')}`);
 JS
 for f in cjs.cjs esm.mjs; do
@@ -98,7 +105,7 @@ cat > tsconfig.json <<'JSON'
 		"moduleResolution": "nodenext", "target": "es2022",
 		"types": ["node"], "skipLibCheck": false
 	},
-	"files": ["cjs.cts", "esm.mts"]
+	"files": ["cjs.cts", "esm.mts", "nodepty.mts"]
 }
 JSON
 cat > cjs.cts <<'TS'
@@ -125,8 +132,21 @@ s.onExit((e: ExitEvent) => {
 		console.log(e.error.number + 1);
 });
 TS
+# Code written for node-pty, unchanged but for the module's name.
+cat > nodepty.mts <<'TS'
+import * as pty from 'opencode-pty/node-pty';
+const term = pty.spawn('bash', [], { name: 'xterm-256color', cols: 80,
+    rows: 30, cwd: process.env.HOME });
+const sock = { write(d: string): boolean { return d.length > 0; } };
+term.onData((d) => sock.write(d));
+term.onExit(({ exitCode, signal }) => console.log(exitCode, signal));
+term.resize(100, 40);
+term.write('ls\r');
+console.log(term.pid.toString(), term.process, term.cols, term.rows);
+term.kill();
+TS
 tsc() { "$node" node_modules/typescript/bin/tsc "$@"; }
-out=$(tsc -p tsconfig.json 2>&1) && ok "tsc --strict: both consumers compile" ||
+out=$(tsc -p tsconfig.json 2>&1) && ok "tsc --strict: the three consumers compile" ||
     { printf '%s\n' "$out" | sed 's/^/  | /'; bad "tsc --strict on the consumers"; }
 
 # The control: each wrong use is an error tsc names, at its line.
@@ -140,6 +160,8 @@ s.onExit((e) => {
 	if (e.error instanceof SupervisorError && e.error.code === 3) {}
 });
 new Pty(['ls']);
+import * as np from 'opencode-pty/node-pty';
+np.spawn('sh', [], { env: { A: '1' } });
 TS
 sed 's/"files": \[.*\]/"files": ["wrong.mts"]/' tsconfig.json > tsconfig.wrong.json
 out=$(tsc -p tsconfig.wrong.json 2>&1)
@@ -149,7 +171,8 @@ rc=$?
 for w in "wrong.mts(3,10): error TS2345|string data taken as a Buffer" \
     "wrong.mts(5,10): error TS2345|Buffer data taken as a string" \
     "wrong.mts(7,44): error TS2367|an error code compared with a number" \
-    "wrong.mts(9,1): error TS2554|a Pty made without its options"; do
+    "wrong.mts(9,1): error TS2554|a Pty made without its options" \
+    "wrong.mts(11,22): error TS2769|node-pty's env, which the supervisor fixes"; do
 	case $out in
 	*"${w%%|*}"*) ok "control: ${w#*|}: ${w%%|*}" ;;
 	*) printf '%s\n' "$out" | sed 's/^/  | /'

@@ -48,7 +48,8 @@ tree=$(helper "$(pwd -P)/client/node") || bad "the tree's module"
 [ "$tree" = "$def" ] && ok "the tree's module is the defaults' one" ||
     bad "the tree's HELPER_PATH '$tree' is not the defaults' '$def'"
 
-for f in package.json codec.js index.d.mts index.d.ts index.mjs; do
+for f in package.json codec.js index.d.mts index.d.ts index.mjs \
+    node-pty.d.ts node-pty.js; do
 	for b in def deb; do
 		cmp -s "client/node/$f" "$tmp/$b/nodejs/opencode-pty/$f" ||
 		    bad "$b: $f differs from client/node/$f"

@@ -11,7 +11,6 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const childProcess = require('node:child_process');
@@ -30,55 +29,7 @@ test.before(() => {
 		    '(make all, or set OPTY_HELPER)');
 });
 
-// A fake supervisor: one connection, its frames, a way to answer.
-async function fake() {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opty-node-'));
-	const sockPath = path.join(dir, 'sup.sock');
-	const s = { dir, sockPath, frames: [], waiters: [], ended: false };
-	s.server = net.createServer((c) => {
-		s.conn = c;
-		const r = new codec.FrameReader();
-		c.on('data', (b) => {
-			r.push(b);
-			let f;
-			while ((f = r.next()) !== null)
-				s.frames.push(f);
-			s.poke();
-		});
-		c.on('end', () => { s.ended = true; s.poke(); });
-		c.on('error', () => {});
-		s.poke();
-	});
-	s.poke = () => {
-		for (const w of s.waiters.splice(0))
-			w();
-	};
-	// until(pred): resolves once pred() holds.
-	s.until = (pred) => new Promise((resolve) => {
-		const check = () => {
-			if (pred())
-				resolve();
-			else
-				s.waiters.push(check);
-		};
-		check();
-	});
-	s.send = (f) => s.conn.write(codec.encodeFrame(f));
-	s.ptys = [];
-	// Idempotent; also run by t.after, so a failed test leaves nothing
-	// open that would keep this process alive.
-	s.close = () => {
-		for (const p of s.ptys)
-			p.destroy();
-		if (s.conn)
-			s.conn.destroy();
-		if (s.server.listening)
-			s.server.close();
-		fs.rmSync(dir, { recursive: true, force: true });
-	};
-	await new Promise((r) => s.server.listen(sockPath, r));
-	return s;
-}
+const { fake } = require('./fake.js');
 
 function open(s, argv, extra = {}) {
 	const p = pty.spawn(argv, { cwd: s.dir, socketPath: s.sockPath,
