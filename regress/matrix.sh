@@ -90,15 +90,16 @@ matrix_build()
 # matrix_run NAME: the integration suite on that version.
 matrix_run()
 {
-	local name=$1 root= t0 deb
+	local name=$1 root= t0 deb how
 	if [ "$name" != host ]; then
 		$ROOTS ensure "$name" || { fail "$name: no root tree"; return; }
 		root=$($ROOTS path "$name")
 	fi
-	deb=
-	case " $MATRIX_DEB " in *" $name "*) deb=$BUILD/deb ;; esac
-	echo "== $name ($(matrix_label "$name" "$root"))," \
-	    "${deb:+the packages of $deb}${deb:-make install}"
+	deb= how="make install"
+	case " $MATRIX_DEB " in
+	*" $name "*) deb=$BUILD/deb how="the packages of $BUILD/deb" ;;
+	esac
+	echo "== $name ($(matrix_label "$name" "$root")), $how"
 	t0=$(date +%s)
 	HARNESS_ROOT=$root BUILD=$BUILD IT_DEB=$deb sh regress/integration.sh \
 	    > "$out/$name.it" 2>&1
