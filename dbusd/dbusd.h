@@ -124,6 +124,7 @@ int	dbusd_pts_stop_send(struct dbusd *, const char *);
 /* Blocking forms: start-up sweep and shutdown only. */
 int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
 int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
+int	dbusd_pts_stop(struct dbusd *, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
 void	dbusd_pid1_info(const struct dbusd *, struct pid1_info *);

@@ -256,6 +256,25 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 	return r;
 }
 
+/* A session unit's devpts mount unit stopped, waited for (shutdown). */
+int
+dbusd_pts_stop(struct dbusd *d, const char *unit)
+{
+	struct pts_names	 pn;
+	struct dbusd_req	*req;
+	sd_bus_message		*m;
+	int			 r;
+
+	if ((r = unit_pts_names(unit, &pn)) < 0)
+		return r;
+	if ((r = call_unit_method(d, UM_STOP, pn.unit, &req)) < 0)
+		return r;
+	if ((r = req_wait(req)) == 0)
+		r = req_result(req, 0, &m);
+	dbusd_req_free(req);
+	return r == -ENOENT ? 0 : r;
+}
+
 /* A unit already gone is fine. */
 int
 dbusd_unit_method(struct dbusd *d, enum unit_method um, const char *unit)

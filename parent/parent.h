@@ -78,6 +78,7 @@ void	start_drop(struct session *);
 int	pts_begin(struct session *);
 void	pts_end(struct session *);
 void	pts_timer(int, short, void *);
+void	pts_stop_all(void);
 
 /* watch.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE. */
 void	watch_follow(struct session *);

@@ -218,3 +218,40 @@ pts_end(struct session *s)
 	if (!s->pts_ready)
 		pts_give_up(s);
 }
+
+/*
+ * The supervisor stops: every slot's instance is stopped, seen unmounted
+ * and its mount point removed before the parent exits.  PID 1 would stop
+ * them too (BindsTo=), but only once the supervisor is gone, after
+ * systemd removed the run directory, which cannot cross a mount: the
+ * mount points would be left behind.  Blocking, as the rest of the stop.
+ */
+void
+pts_stop_all(void)
+{
+	struct session	*s;
+	struct statfs	 sf;
+	uint64_t	 deadline;
+	int		 i, r;
+
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &parent->sessions[i];
+		pts_tidy(s);
+		if (s->pts_made &&
+		    (r = dbusd_pts_stop(parent->bus, s->pts_of)) < 0)
+			log_warnx("StopUnit %s: %s", s->pts.unit, strerror(-r));
+	}
+	deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &parent->sessions[i];
+		if (!s->pts_made)
+			continue;
+		while (statfs(s->pts.where, &sf) == 0 &&
+		    sf.f_type == DEVPTS_SUPER_MAGIC && now_usec() < deadline)
+			usleep(20000);
+		s->pts_made = 0;
+		s->pts_ready = 0;
+		if (rmdir(s->pts.where) == -1 && errno != ENOENT)
+			log_warn("rmdir %s", s->pts.where);
+	}
+}

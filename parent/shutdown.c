@@ -68,6 +68,7 @@ parent_stop_all(void)
 		}
 		usleep(20000);
 	}
+	pts_stop_all();
 }
 
 /*

@@ -196,7 +196,10 @@ check "remove: the supervisor is stopped" \
     sh -c '! systemctl is-active -q opencode-pty-supervisor.service'
 check "remove: its unit is gone ($(systemctl show -P LoadState opencode-pty-supervisor.service))" \
     test "$(systemctl show -P LoadState opencode-pty-supervisor.service)" = not-found
-check "remove: no runtime directory or socket" test ! -e /run/opencode-pty
+check "remove: no runtime directory or socket" test ! -e /run/opencode-pty ||
+    { find /run/opencode-pty -ls; grep ' /run/opencode-pty' /proc/self/mountinfo
+      systemctl list-units --all --no-legend 'run-opencode*'; } 2>&1 |
+    sed 's/^/  left: /'
 check "remove: no session unit" wait_no_units 5
 check "remove: no terminal mount unit" test -z \
     "$(systemctl list-units --all --plain --no-legend 'run-opencode\x2dpty-pts-*.mount')"
