@@ -10,15 +10,17 @@
  * a mount and an unmount per session would pass through PID 1's
  * mountinfo rate limit, which holds other mount jobs (about three
  * session starts a second: docs/BENCHMARKS.md).  It is reused only when
- * nothing of the last session is left in it: no terminal entry, so no
- * descriptor of any of its terminals is open anywhere (a process
- * outside the unit holding one, or a master not yet closed, keeps the
- * entry).  The unit is gone by then, so no process of that session can
- * make one later.  Otherwise, or if the mount was never seen, the
- * instance is given up (its mount unit stopped, its empty mount point
- * removed at the slot's next start) and a new one asked for.  PID 1
- * stops every instance with the supervisor (BindsTo=).  Posts
- * PEV_PTS_READY or PEV_START_FAILED.
+ * it holds no terminal entry: an entry lives as long as its master is
+ * open anywhere (the relay's not yet closed, or one a process outside
+ * opened through the instance's ptmx).  A slave still held after its
+ * master closed has no entry; it is hung up and reaches no later
+ * terminal, which gets another index (SECURITY.md).  The unit is gone by
+ * then, so no process of that session can make a terminal later.
+ * Otherwise, or if the mount was never seen, the instance is given up
+ * (its mount unit stopped, its empty mount point removed at the slot's
+ * next start) and a new one asked for.  The supervisor's stop unmounts
+ * every instance (pts_stop_all); PID 1's BindsTo= is the second line.
+ * Posts PEV_PTS_READY or PEV_START_FAILED.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -120,7 +122,7 @@ pts_tidy(struct session *s)
 
 /*
  * The slot's instance, mounted and holding nothing but its ptmx: no
- * terminal of it is open anywhere.
+ * master of any of its terminals is open anywhere.
  */
 static int
 pts_reusable(struct session *s)

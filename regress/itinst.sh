@@ -10,9 +10,10 @@
 # built with the distribution's settings (debian/rules; those of
 # $BUILD/usr-paths, USR_PATHS).  INST_BUILD is the build whose generated
 # files that install must hold and whose test tools (TOOLS) name its
-# paths, INST_SETTINGS its make settings, INST_SRC the source tree it was built from (the packages:
-# deb.sh's clone of the committed HEAD, beside them in IT_DEB); its
-# directories are read from the GNUmakefile with those settings.
+# paths, INST_SETTINGS its make settings, INST_SRC the source tree it
+# was built from (the packages: deb.sh's clone of the committed HEAD,
+# beside them in IT_DEB); its directories are read from the GNUmakefile
+# with those settings.
 case ${IT_INSTALL:-make} in
 make)	INST_BUILD=$BUILD INST_SETTINGS= INST_SRC=$REPO ;;
 deb)	INST_BUILD=$BUILD/usr-paths
@@ -22,18 +23,18 @@ deb)	INST_BUILD=$BUILD/usr-paths
 	case $INST_SRC in /*) ;; *) INST_SRC=$REPO/$INST_SRC ;; esac ;;
 *)	echo "FAIL: IT_INSTALL='$IT_INSTALL': make or deb"; exit 1 ;;
 esac
-# itlib_dirs BUILD [SETTING...]: that build's LIBEXECDIR, UNITDIR,
+# inst_dirs BUILD [SETTING...]: that build's LIBEXECDIR, UNITDIR,
 # SYSUSERSDIR, NODEDIR and PREFIX, as the GNUmakefile sets them, on one
 # line.
-itlib_dirs() {
+inst_dirs() {
 	local b=$1
 	shift
-	make -s --no-print-directory -C "$REPO" BUILD="$b" "$@" --eval='itlib-dirs: ;
-	    @echo $(LIBEXECDIR) $(UNITDIR) $(SYSUSERSDIR) $(NODEDIR) $(PREFIX)' itlib-dirs
+	make -s --no-print-directory -C "$REPO" BUILD="$b" "$@" --eval='inst-dirs: ;
+	    @echo $(LIBEXECDIR) $(UNITDIR) $(SYSUSERSDIR) $(NODEDIR) $(PREFIX)' inst-dirs
 }
 # shellcheck disable=SC2086	# INST_SETTINGS: no blank in them
 read -r INST_LIBEXEC INST_UNITDIR INST_SYSUSERSDIR INST_NODEDIR _ <<EOF
-$(itlib_dirs "$INST_BUILD" $INST_SETTINGS)
+$(inst_dirs "$INST_BUILD" $INST_SETTINGS)
 EOF
 [ -n "$INST_NODEDIR" ] ||
     { echo "FAIL: the install's directories from the GNUmakefile"; exit 1; }

@@ -165,7 +165,7 @@ fi
 # 4. install-check on a scratch DESTDIR tree, below a root-only /run:
 # `make install` of $BUILD with the defaults, whatever the install above.
 read -r DLX DU _ <<EOF
-$(itlib_dirs "$BUILD")
+$(inst_dirs "$BUILD")
 EOF
 DP=${DLX%/*}
 scratch=$(mktemp -d -p /run opty-units.XXXXXX) || exit 1

@@ -36,7 +36,7 @@ for kv in $ALT_SETTINGS; do
 done
 # shellcheck disable=SC2086	# ALT_SETTINGS: no blank in them
 read -r A_LX A_U A_SYSUSERSDIR A_NODEDIR A_PREFIX <<EOF
-$(itlib_dirs "$ALT" $ALT_SETTINGS)
+$(inst_dirs "$ALT" $ALT_SETTINGS)
 EOF
 [ -n "$A_PREFIX" ] || { echo "FAIL: the directories of $ALT"; exit 1; }
 [ "$A_LX" != "$INST_LIBEXEC" ] && [ "$A_U" != "$INST_UNITDIR" ] || {

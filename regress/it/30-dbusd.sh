@@ -22,8 +22,7 @@ if ! id -u byk >/dev/null 2>&1; then
 	exit 1
 fi
 # The probe's units run the launcher of the install under test (TOOLS
-# are built with its settings: itinst.sh).
-PLX=$INST_LIBEXEC
+# are built with its settings: itinst.sh), INST_LIBEXEC.
 # $tmp (itlib.sh) is 0755: byk must reach its working directory.
 dropin=/run/systemd/system/$SUP.d
 v2dropin=/run/systemd/system/opencode-v2.service.d
@@ -194,9 +193,9 @@ case " $after " in
 *) fail "After = $after" ;;
 esac
 # printf, %s, hello in the launcher's encoding.
-enc="argv[]=$PLX/opencode-pty-launcher acHJpbnRm aJXM aaGVsbG8 ;"
+enc="argv[]=$INST_LIBEXEC/opencode-pty-launcher acHJpbnRm aJXM aaGVsbG8 ;"
 case "$(prop "$unit" ExecStart)" in
-*"path=$PLX/opencode-pty-launcher ; $enc"*)
+*"path=$INST_LIBEXEC/opencode-pty-launcher ; $enc"*)
 	pass "ExecStart is the launcher with encoded arguments" ;;
 *) fail "ExecStart = $(prop "$unit" ExecStart)" ;;
 esac

@@ -12,6 +12,12 @@ const os = require('node:os');
 const path = require('node:path');
 const codec = require('../codec.js');
 
+// The real helper the sessions run, and the tests' time bound.
+const HELPER = process.env.OPTY_HELPER ||
+    path.join(__dirname, '..', '..', '..', 'build', 'bin',
+    'opencode-pty-client');
+const TMO = { timeout: 8000 };
+
 // A fake supervisor: one connection, its frames, a way to answer.
 async function fake() {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opty-node-'));
@@ -62,4 +68,4 @@ async function fake() {
 	return s;
 }
 
-module.exports = { fake };
+module.exports = { fake, HELPER, TMO };

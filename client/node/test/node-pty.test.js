@@ -8,16 +8,11 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const nodePty = require('../node-pty.js');
 const codec = require('../codec.js');
-const { fake } = require('./fake.js');
+const { fake, HELPER, TMO } = require('./fake.js');
 
 const T = codec.TYPE;
-const HELPER = process.env.OPTY_HELPER ||
-    path.join(__dirname, '..', '..', '..', 'build', 'bin',
-    'opencode-pty-client');
-const TMO = { timeout: 8000 };
 
 function open(s, file, args, extra = {}) {
 	const p = nodePty.spawn(file, args, { cwd: s.dir, socketPath: s.sockPath,

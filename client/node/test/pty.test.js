@@ -16,20 +16,15 @@ const path = require('node:path');
 const childProcess = require('node:child_process');
 const pty = require('../index.js');
 const codec = require('../codec.js');
+const { fake, HELPER, TMO } = require('./fake.js');
 
 const T = codec.TYPE;
-const HELPER = process.env.OPTY_HELPER ||
-    path.join(__dirname, '..', '..', '..', 'build', 'bin',
-    'opencode-pty-client');
-const TMO = { timeout: 8000 };
 
 test.before(() => {
 	if (!fs.existsSync(HELPER))
 		throw new Error(`FAIL: the helper ${HELPER} is not built ` +
 		    '(make all, or set OPTY_HELPER)');
 });
-
-const { fake } = require('./fake.js');
 
 function open(s, argv, extra = {}) {
 	const p = pty.spawn(argv, { cwd: s.dir, socketPath: s.sockPath,
