@@ -10,6 +10,7 @@
 #	BENCH_LAT_BLOCK=20
 #	BENCH_LOAD_N=50 BENCH_LOAD_SETTLE_MS=1000 BENCH_TAIL_N=1000
 #	BENCH_WINDOW=5	(see inner.sh)
+#	BENCH_NODE_LAT_N=40 BENCH_NODE_LAT_BLOCK=10	(bench/nodebench.sh)
 #	BENCH_ONLY=node	(make bench-node: the Node comparison alone,
 #			bench/nodebench.sh; docs/BENCHMARKS.md untouched)
 #	BENCH_ONLY=input (make bench-input: the input paths alone,
@@ -47,6 +48,8 @@ harness_exec BUILD="$BUILD" TOOLS="$BUILD/tools" REPO="$REPO" OUT="$OUT" \
     BENCH_LAT_BLOCK="${BENCH_LAT_BLOCK:-}" \
     BENCH_LOAD_N="${BENCH_LOAD_N:-}" BENCH_TAIL_N="${BENCH_TAIL_N:-}" \
     BENCH_WINDOW="${BENCH_WINDOW:-}" \
+    BENCH_NODE_LAT_N="${BENCH_NODE_LAT_N:-}" \
+    BENCH_NODE_LAT_BLOCK="${BENCH_NODE_LAT_BLOCK:-}" \
     BENCH_LOAD_SETTLE_MS="${BENCH_LOAD_SETTLE_MS:-}" \
     BENCH_ONLY="${BENCH_ONLY:-}" BENCH_NODE_BIN="$BENCH_NODE_BIN" \
     NODEPTY_DIR="$NODEPTY_DIR" \

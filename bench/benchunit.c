@@ -6,7 +6,9 @@
  * through bench/benchprops.c: same properties but PrivatePIDs=, which
  * only the parent asks PID 1 about, same launcher), with a terminal made
  * as the parent makes it (parent/pty.c: the master here, the peer the
- * unit's stdin and stdout) and the directory's socket as stderr, and
+ * unit's stdin and stdout; in one devpts instance PID 1 mounts before
+ * the first run, as a slot's serves its sessions) and the directory's
+ * socket as stderr, and
  * reads the master itself until EIO, so the difference to opty-benchc is
  * what the supervisor adds: admission, the parent-relay hops and the
  * relaying.
@@ -37,6 +39,9 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
+#include <sys/statfs.h>
+
+#include <linux/magic.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,6 +84,8 @@ static uint8_t	 ibuf[32 * 1024];
 static int	 script_path;		/* -s */
 static int	 variant = BP_PARENT;	/* -M: BP_NOMOUNT, -x: BP_SKIP */
 static struct pty_spec	 pspec = { .rows = 24, .cols = 80 };
+static char		 pts_of[64];	/* the unit the instance is named by */
+static struct pts_names	 pts;
 
 static int
 on_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
@@ -258,7 +265,7 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	unit_end = stream_make(&u->stream);
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
-	in.pts_of = u->name;
+	in.pts_of = script_path ? u->name : pts_of;
 	in.tty_fd = unit_end;
 	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;
@@ -319,6 +326,54 @@ pty_user(void)
 		fatalx("user %s not found", OPTY_USER);
 	pspec.uid = pw->pw_uid;
 	pspec.tty_gid = pty_check();
+}
+
+/*
+ * One devpts instance for every run, mounted by PID 1 before the first
+ * one and not timed, as a slot's instance serves its next sessions
+ * (parent/pts.c): each run's terminal is made in it and each unit binds
+ * it by the name of the unit it is named from.  Stopped at the end, as
+ * the supervisor's stop does.
+ */
+static void
+pts_mount(void)
+{
+	sd_bus_message	*m = NULL;
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	struct statfs	 sf;
+	int		 i, r;
+
+	if ((r = unit_name_new(pts_of)) < 0 ||
+	    (r = unit_pts_names(pts_of, &pts)) < 0 ||
+	    (r = props_pts_message(bus, &pts, pspec.uid, pspec.tty_gid,
+	    &m)) < 0)
+		fatalx("devpts mount unit message: %s", strerror(-r));
+	r = sd_bus_call(bus, m, 0, &e, NULL);
+	sd_bus_message_unref(m);
+	if (r < 0)
+		fatalx("devpts mount unit: %s", e.message ? e.message :
+		    strerror(-r));
+	sd_bus_error_free(&e);
+	/* PID 1 forks mount(8): seen from the kernel, within 10 s. */
+	for (i = 0; i < 1000; i++) {
+		if (statfs(pts.where, &sf) == 0 &&
+		    sf.f_type == DEVPTS_SUPER_MAGIC)
+			break;
+		(void)usleep(10000);
+	}
+	if (i == 1000)
+		fatalx("devpts instance %s: not mounted after 10 s", pts.where);
+	pspec.pts_dir = pts.where;
+}
+
+static void
+pts_unmount(void)
+{
+	int	r;
+
+	if ((r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER,
+	    "StopUnit", NULL, NULL, "ss", pts.unit, "replace")) < 0)
+		log_warnx("StopUnit %s: %s", pts.unit, strerror(-r));
 }
 
 static uint64_t
@@ -405,8 +460,12 @@ main(int argc, char *argv[])
 	if ((r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER,
 	    "Subscribe", NULL, NULL, "")) < 0)
 		fatalx("Subscribe: %s", strerror(-r));
+	if (!script_path)
+		pts_mount();
 	for (i = 0; i < runs; i++)
 		run_one((unsigned)i, dir, inbytes, argc, argv);
+	if (!script_path)
+		pts_unmount();
 	sd_bus_flush_close_unref(bus);
 	return 0;
 }

@@ -28,18 +28,6 @@ SDRUN="/usr/bin/systemd-run --quiet -p User=byk -p Group=byk
 
 log() { echo "bench: $*" >&2; }
 
-# BENCH_ONLY=node (make bench-node): the Node comparison alone.
-if [ "${BENCH_ONLY:-}" = node ]; then
-	sup_start || { log "supervisor did not start"; exit 1; }
-	echo "CONF runs=$RUNS tput_mib=$TPUT_MIB" > "$OUT/env.txt"
-	echo "NPROC $(nproc)" >> "$OUT/env.txt"
-	echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
-	. "$REPO/bench/nodebench.sh"
-	sup_stop
-	log "done"
-	exit 0
-fi
-
 # The bench client installed as the deployment installs the Node
 # service (root-owned, 0711: it runs non-dumpable, which the supervisor
 # requires of the client's MainPID), beside itlib.sh's $NODESIM.
@@ -56,6 +44,18 @@ benchc() {
 }
 benchunit() { "$TOOLS/opty-benchunit" -d "$WORK" "$@"; }
 benchexec() { "$TOOLS/opty-benchexec" "$@"; }
+
+# BENCH_ONLY=node (make bench-node): the Node comparison alone.
+if [ "${BENCH_ONLY:-}" = node ]; then
+	sup_start || { log "supervisor did not start"; exit 1; }
+	echo "CONF runs=$RUNS tput_mib=$TPUT_MIB" > "$OUT/env.txt"
+	echo "NPROC $(nproc)" >> "$OUT/env.txt"
+	echo "KERNEL $(uname -r)" >> "$OUT/env.txt"
+	. "$REPO/bench/nodebench.sh"
+	sup_stop
+	log "done"
+	exit 0
+fi
 
 # input_run RUN PATH...: one input run of each PATH into input.txt, in
 # the order given.  sup: the supervisor; script: the old script path;
