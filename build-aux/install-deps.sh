@@ -6,7 +6,8 @@
 # registry binary package) with curl; libatomic1 and libstdc++6 are
 # what that binary links against.  python3 and g++ are node-gyp's, for
 # make bench's node-pty (build-aux/node-pty.sh).  tmux and vim-tiny run
-# inside a session in regress/it/79-programs.sh, as do ssh and an sshd
+# inside a session in regress/it/79-programs.sh (vim-tiny and less in
+# 87-xterm.sh, through xterm.js's headless terminal), as do ssh and an sshd
 # (openssh-server is installed without being started or enabled on the
 # host: the tests start it in their container).  nftables and iproute2:
 # the loopback table (regress/it/81-loopback.sh).
@@ -20,7 +21,7 @@ libseccomp-dev libcmocka-dev systemd systemd-container dbus dbus-bin
 util-linux bsdutils mandoc strace procps dbus-user-session debootstrap
 clang-14 libclang-rt-14-dev llvm-14 clang clang-tidy clang-tools cppcheck
 valgrind curl ca-certificates libatomic1 libstdc++6 python3 g++
-tmux vim-tiny debhelper lintian openssh-client openssh-server nftables
+tmux vim-tiny less debhelper lintian openssh-client openssh-server nftables
 iproute2"
 
 missing=""

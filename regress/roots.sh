@@ -41,9 +41,10 @@ strace git ca-certificates"
 # regress/it/79-programs.sh runs inside a session.  openssh-client and
 # -server: 79-programs.sh's `ssh -t` in a session, to an sshd the test
 # starts in the container.  nftables and iproute2: the loopback table of
-# the Node service's listeners (81-loopback.sh).
+# the Node service's listeners (81-loopback.sh).  less: the pager
+# 87-xterm.sh runs, with vim-tiny, through xterm.js's headless terminal.
 EXTRA="libatomic1 tmux vim-tiny openssh-client openssh-server nftables
-iproute2"
+iproute2 less"
 # The release's own compiler and headers: make -Werror runs in the tree.
 BUILDPKGS="gcc libc6-dev pkg-config libsystemd-dev libevent-dev
 libseccomp-dev libcmocka-dev"

@@ -4,6 +4,8 @@
 # systemd (regress/it/76-node.sh, 77-node-probe.sh, and every session of
 # regress/itlib.sh's client but forged ones: regress/node/), and
 # the inheritance probe built from it as a single executable application.
+# node-stage also stages xterm.js's headless terminal (build-aux/xterm.sh)
+# for regress/it/87-xterm.sh.
 #
 #	make node-probe			the probe alone, in the disposable
 #					systemd over the host's / (ROOT=trixie:

@@ -5,7 +5,8 @@
 # tree it boots, so the binary of build-aux/node.sh's cache is linked (or
 # copied) to BUILD/node/node; the scripts inside install it from there
 # the way the service is deployed (root-owned, 0711).  BUILD/node/stamp
-# names the release and changes only when it does.
+# names the release and changes only when it does.  xterm.js's headless
+# terminal (build-aux/xterm.sh) goes to BUILD/node/xterm the same way.
 #
 #	sh regress/node/stage.sh	(BUILD, NODE_VERSION from the environment)
 #
@@ -32,4 +33,19 @@ stamp="version=v$VERSION size=$(stat -Lc %s "$node")
 $(cat "${node%/package/bin/node}"/.opty-* 2>/dev/null | grep '^sha512=')"
 if [ "$(cat "$dir/stamp" 2>/dev/null)" != "$stamp" ]; then
 	printf '%s\n' "$stamp" > "$dir/stamp" || exit 1
+fi
+
+# xterm.js's headless terminal for regress/it/87-xterm.sh, copied from
+# build-aux/xterm.sh's cache to BUILD/node/xterm/node_modules (a copy:
+# readable by byk there whatever the cache's place), again only when
+# the cache's stamp differs from the staged one.
+mods=$(sh build-aux/xterm.sh) ||
+    { echo "stage.sh: FAIL: no @xterm/headless" >&2; exit 1; }
+xt=$dir/xterm/node_modules/@xterm/headless
+if ! cmp -s "$mods/@xterm/headless/.opty-npm" "$xt/.opty-npm"; then
+	rm -rf "$dir/xterm.new" &&
+	    mkdir -p "$dir/xterm.new/node_modules/@xterm" &&
+	    cp -R "$mods/@xterm/headless" "$dir/xterm.new/node_modules/@xterm/" &&
+	    chmod -R a+rX "$dir/xterm.new" &&
+	    rm -rf "$dir/xterm" && mv "$dir/xterm.new" "$dir/xterm" || exit 1
 fi
