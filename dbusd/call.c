@@ -275,6 +275,25 @@ call_job_type(struct dbusd *d, const char *job, struct dbusd_req **out)
 	return 0;
 }
 
+/* Manager.ListJobs: every queued job, its unit and its type. */
+int
+call_list_jobs(struct dbusd *d, struct dbusd_req **out)
+{
+	struct dbusd_req	*req;
+	int			 r;
+
+	*out = NULL;
+	if ((req = req_new(d)) == NULL)
+		return -ENOMEM;
+	snprintf(req->what, sizeof(req->what), "ListJobs");
+	if ((r = call_add(req, SD_PATH, SD_MANAGER, "ListJobs", "")) < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	*out = req;
+	return 0;
+}
+
 /* KillUnit(name, "main", sig): the signal goes to the main process only. */
 int
 call_unit_kill(struct dbusd *d, const char *unit, int sig,

@@ -107,6 +107,9 @@ int	dbusd_start_end(struct dbusd_req *, char *, size_t);
 int	dbusd_job_type_begin(struct dbusd *, const char *, dbusd_req_cb,
 	    void *, struct dbusd_req **);
 int	dbusd_job_type_end(struct dbusd_req *, char *, size_t);
+int	dbusd_self_job_begin(struct dbusd *, dbusd_req_cb, void *,
+	    struct dbusd_req **);
+int	dbusd_self_job_end(struct dbusd_req *, char *, size_t);
 int	dbusd_unit_kill_begin(struct dbusd *, const char *, int,
 	    dbusd_req_cb, void *, struct dbusd_req **);
 int	dbusd_unit_kill_end(struct dbusd_req *);

@@ -146,6 +146,7 @@ int	call_unit_method(struct dbusd *, enum unit_method, const char *,
 int	call_unit_kill(struct dbusd *, const char *, int,
 	    struct dbusd_req **);
 int	call_job_type(struct dbusd *, const char *, struct dbusd_req **);
+int	call_list_jobs(struct dbusd *, struct dbusd_req **);
 
 /* req.c: the request layer, below call.c and bus.c */
 int	req_errno(const sd_bus_error *, int);

@@ -14,6 +14,7 @@
 
 #include "dbusd/priv.h"
 #include "dbusd/props.h"
+#include "proto/config.h"
 #include "proto/log.h"
 
 struct state_raw {
@@ -213,6 +214,52 @@ dbusd_job_type_end(struct dbusd_req *req, char *type, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(type, s, strlen(s) + 1);
 	return 0;
+}
+
+/*
+ * The job queued for the supervisor's own unit, if any: ListJobs, whose
+ * answer lists the jobs of one transaction together, so a stop queued
+ * with the stops of the session units bound to us is seen in the same
+ * answer as they are.
+ */
+int
+dbusd_self_job_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
+    struct dbusd_req **out)
+{
+	int	 r;
+
+	if ((r = call_list_jobs(d, out)) < 0)
+		return r;
+	(*out)->cb = cb;
+	(*out)->arg = arg;
+	return 0;
+}
+
+/* 1 and its type, 0 if our unit has no job, or -errno. */
+int
+dbusd_self_job_end(struct dbusd_req *req, char *type, size_t len)
+{
+	sd_bus_message	*m;
+	const char	*unit, *t, *state, *jp, *up;
+	uint32_t	 id;
+	int		 r, found = 0;
+
+	if ((r = req_result(req, 0, &m)) < 0)
+		return r;
+	if ((r = sd_bus_message_enter_container(m, 'a', "(usssoo)")) < 0)
+		return r;
+	while ((r = sd_bus_message_read(m, "(usssoo)", &id, &unit, &t,
+	    &state, &jp, &up)) > 0) {
+		if (strcmp(unit, OPTY_SUPERVISOR_UNIT) != 0)
+			continue;
+		if (strlen(t) >= len)
+			return -ENAMETOOLONG;
+		memcpy(type, t, strlen(t) + 1);
+		found = 1;
+	}
+	if (r < 0)
+		return r;
+	return found;
 }
 
 /* KillUnit(name, "main", sig); its end told to cb like any request. */

@@ -96,6 +96,7 @@ void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
 void	parent_shutdown_done(void);
 void	parent_self_job(const char *);
+int	parent_exit_held(struct session *);
 
 /* status.c */
 void	parent_status(void);

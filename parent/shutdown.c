@@ -179,6 +179,14 @@ parent_shutdown(int sig, short ev, void *arg)
 	shutdown_begin();
 }
 
+/* A job that ends our process; a start job on our running unit does not. */
+static int
+job_is_stop(const char *type)
+{
+	return strcmp(type, "stop") == 0 || strcmp(type, "restart") == 0 ||
+	    strcmp(type, "try-restart") == 0;
+}
+
 static void
 self_job_type(struct dbusd_req *req, void *arg)
 {
@@ -192,8 +200,7 @@ self_job_type(struct dbusd_req *req, void *arg)
 		log_debug("job of %s: %s", OPTY_SUPERVISOR_UNIT, strerror(-r));
 		return;
 	}
-	if (strcmp(type, "stop") != 0 && strcmp(type, "restart") != 0 &&
-	    strcmp(type, "try-restart") != 0)
+	if (!job_is_stop(type))
 		return;
 	log_info("%s job for %s: telling every client before its "
 	    "command is stopped", type, OPTY_SUPERVISOR_UNIT);
@@ -220,6 +227,58 @@ parent_self_job(const char *job)
 	    &req)) < 0)
 		log_warnx("job %s of %s: %s", job, OPTY_SUPERVISOR_UNIT,
 		    strerror(-r));
+}
+
+/*
+ * A command killed by a signal the parent did not send may be one PID 1
+ * stopped for our own stop: theirs run first, and the end of one can be
+ * read before the hint of our job is acted on (seen under load: a client
+ * got its command's SIGTERM instead of ERR_SHUTDOWN).  Such an exit
+ * waits for one ListJobs asked after it was seen, whose answer has our
+ * stop job if there is one: then every client is told first, as above.
+ */
+static struct dbusd_req	*exit_check[OPTY_MAX_SLOTS];
+
+static void
+exit_checked(struct dbusd_req *req, void *arg)
+{
+	struct session	*s = arg;
+	char		 type[32];
+	int		 r;
+
+	r = dbusd_self_job_end(req, type, sizeof(type));
+	dbusd_req_free(req);
+	exit_check[s->sid] = NULL;
+	if (r < 0)
+		log_warnx("session %u: jobs of %s: %s", s->sid,
+		    OPTY_SUPERVISOR_UNIT, strerror(-r));
+	else if (r > 0 && job_is_stop(type)) {
+		log_info("%s job for %s seen at the end of session %u: "
+		    "telling every client", type, OPTY_SUPERVISOR_UNIT, s->sid);
+		shutdown_begin();
+	}
+	parent_session_event(s, PEV_EXITED, NULL, 0);
+}
+
+/* 1 while the exit of a running session waits for that answer. */
+int
+parent_exit_held(struct session *s)
+{
+	int	 r;
+
+	if (exit_check[s->sid] != NULL)
+		return 1;
+	if (s->state != SS_RUNNING || s->stop_sent || parent->stopping ||
+	    (s->result.exec_code != CLD_KILLED &&
+	    s->result.exec_code != CLD_DUMPED))
+		return 0;
+	if ((r = dbusd_self_job_begin(parent->bus, exit_checked, s,
+	    &exit_check[s->sid])) < 0) {
+		log_warnx("session %u: jobs of %s: %s", s->sid,
+		    OPTY_SUPERVISOR_UNIT, strerror(-r));
+		return 0;
+	}
+	return 1;
 }
 
 /* The relay has told every client (or found none to tell). */
