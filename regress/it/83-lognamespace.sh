@@ -12,7 +12,7 @@
 # a byk service outside any session reach the main journal at
 # PRIORITY=0.  The namespace's installed configuration forwards nowhere.
 # Sessions back to back all start: the namespace's sync unit (257 on)
-# stays active between them.
+# and its two sockets stay active between them.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -137,6 +137,17 @@ else
 	check "no sync unit before systemd 257" test "$(systemctl --version |
 	    awk 'NR == 1 { print $2 }')" -lt 257
 fi
+
+# The namespace's sockets are StopWhenUnneeded= on every version: held
+# by the supervisor as the sync unit is (same trap: their stop queued
+# between two sessions refused the second, 84-nodepty.sh on 254).
+for u in systemd-journald@$NS.socket systemd-journald-varlink@$NS.socket; do
+	check "$u still active after the sessions ended" \
+	    test "$(systemctl show -P ActiveState "$u")" = active
+	wanted=$(systemctl show -P WantedBy "$u")
+	check "$u wanted by the supervisor ($wanted)" test -n \
+	    "$(echo "$wanted" | tr ' ' '\n' | grep -Fx "$SUP")"
+done
 
 check "no session unit left" wait_no_units 20
 sup_stop
