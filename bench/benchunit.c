@@ -265,7 +265,7 @@ start(struct urun *u, const char *dir, int argc, char **argv)
 	unit_end = stream_make(&u->stream);
 	memset(&in, 0, sizeof(in));
 	in.name = u->name;
-	in.pts_of = script_path ? u->name : pts_of;
+	in.pts_of = pts_of;
 	in.tty_fd = unit_end;
 	in.dirsock_fd = dirfd;
 	in.argc = (uint32_t)argc;
@@ -451,8 +451,7 @@ main(int argc, char *argv[])
 		fatalx("no command");
 	if (script_path && variant != BP_PARENT)
 		fatalx("-M, -x and -s: one path at a time");
-	if (!script_path)
-		pty_user();
+	pty_user();
 	(void)setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(ibuf, 'a', sizeof(ibuf));
 	if ((r = sd_bus_open_system(&bus)) < 0)
@@ -460,12 +459,11 @@ main(int argc, char *argv[])
 	if ((r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER,
 	    "Subscribe", NULL, NULL, "")) < 0)
 		fatalx("Subscribe: %s", strerror(-r));
-	if (!script_path)
-		pts_mount();
+	/* The old script path's unit binds one too: the same properties. */
+	pts_mount();
 	for (i = 0; i < runs; i++)
 		run_one((unsigned)i, dir, inbytes, argc, argv);
-	if (!script_path)
-		pts_unmount();
+	pts_unmount();
 	sd_bus_flush_close_unref(bus);
 	return 0;
 }
