@@ -7,7 +7,7 @@
 // and prints one line:
 //
 //	N PATH BYTES FIRST_US LAST_US EXIT_US EXITCODE SIGNAL \
-//	    CONNECT_US HELPER_US HELPER_EXIT_US
+//	    CONNECT_US HELPER_US HELPER_EXIT_US CPU_US
 //
 // times in microseconds from just before spawn() (node-pty forks there;
 // the module opens the directory and connects there); the library is
@@ -18,6 +18,9 @@
 // helper gone (it has sent the start frame); '-' for node-pty.  They are
 // seen from outside the module, by wrapping the two Node calls it makes
 // (net.connect, child_process.spawn), so the module is the shipped one.
+// CPU_US: the Node process's own CPU time (user + system) over the
+// session, from process.cpuUsage(), so the reader's cost per byte is
+// told apart from the path's.
 // With -n N the process runs N sessions one after the other, as the
 // long-lived service does, after one more that is not reported (the
 // first session of a process also pays for loading and compiling the
@@ -52,7 +55,7 @@ if (!PATHS.includes(mode) || dash !== '--' || !argv.length ||
 const encoding = mode.endsWith('-str') ? 'utf8' : null;
 const now = () => process.hrtime.bigint() / 1000n;
 const since = (t) => (t < 0n ? '-' : `${t}`);
-let t0, bytes, first, last, steps;
+let t0, cpu0, bytes, first, last, steps;
 
 const onData = (d) => {
 	const t = now();
@@ -63,6 +66,7 @@ const onData = (d) => {
 };
 const done = (code, sig) => {
 	const t = now() - t0;
+	const c = process.cpuUsage(cpu0);
 	const s = mode.startsWith('module') ? steps : null;
 	if (warm > 0) {
 		warm--;
@@ -70,7 +74,7 @@ const done = (code, sig) => {
 		process.stdout.write(`N ${mode} ${bytes} ${first} ${last} ` +
 		    `${t} ${code} ${sig || '-'} ${s ? since(s.connect) : '-'} ` +
 		    `${s ? since(s.helper) : '-'} ` +
-		    `${s ? since(s.helperExit) : '-'}\n`);
+		    `${s ? since(s.helperExit) : '-'} ${c.user + c.system}\n`);
 		sessions--;
 	}
 	if (sessions > 0)
@@ -100,6 +104,7 @@ function run() {
 	first = -1n;
 	last = -1n;
 	steps = { connect: -1n, helper: -1n, helperExit: -1n };
+	cpu0 = process.cpuUsage();
 	t0 = now();
 	if (mode.startsWith('nodepty')) {
 		// Same size and environment as the supervisor's session

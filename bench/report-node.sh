@@ -18,7 +18,7 @@ stats() {
 }
 # col PATH EXPR: EXPR (awk, on the fields of the N lines of PATH that
 # ended with status 0: N PATH RUN BYTES FIRST_US LAST_US EXIT_US CODE
-# SIGNAL CONNECT_US HELPER_US HELPER_EXIT_US) per run, then stats.
+# SIGNAL CONNECT_US HELPER_US HELPER_EXIT_US CPU_US) per run, then stats.
 col() {
 	awk -v p="$1" '$1 == "N" && $2 == p && $8 == 0 && $6 > 0 {
 	    print '"$2"' }' "$OUT/node.txt" | stats
@@ -66,6 +66,14 @@ row "node-pty, Buffers (MB/s)" 1 "$np"
 row "client/node through the supervisor, Buffers (MB/s)" 1 "$md"
 row "node-pty, strings (MB/s)" 1 "$nps"
 row "client/node through the supervisor, strings (MB/s)" 1 "$mds"
+row "node-pty, Buffers: the Node process's CPU per 10^6 bytes (ms)" 2 \
+    "$(col nodepty '$13 * 1000 / $4')"
+row "client/node, Buffers: the Node process's CPU per 10^6 bytes (ms)" 2 \
+    "$(col module '$13 * 1000 / $4')"
+row "node-pty, strings: the Node process's CPU per 10^6 bytes (ms)" 2 \
+    "$(col nodepty-str '$13 * 1000 / $4')"
+row "client/node, strings: the Node process's CPU per 10^6 bytes (ms)" 2 \
+    "$(col module-str '$13 * 1000 / $4')"
 row "node-pty: spawn() -> first byte of the command above (ms)" 1 "$npf"
 row "client/node: spawn() -> first byte of the command above (ms)" 1 "$mdf"
 echo
