@@ -1,6 +1,6 @@
 # report-node.sh: the Node comparison's section of the results (markdown
 # on stdout) from OUT/node.txt and OUT/node-lat.txt (bench/nodebench.sh),
-# with issue 27's performance targets judged.  Run by report.sh in a full
+# with the Node module's performance targets judged.  Run by report.sh in a full
 # run and by bench.sh alone for make bench-node.  Test-only.
 #	sh bench/report-node.sh OUTDIR
 #
@@ -129,7 +129,7 @@ row "supervisor (opty-benchc): connect -> first byte (ms)" 1 "$lsu"
 echo
 dm=$(awk -v a="$(med "$lmd")" -v b="$(med "$lba")" 'BEGIN {
     if (a == "-" || b == "-") print "-"; else printf "%+.1f\n", a - b }')
-echo "##### Targets (issue 27), this run"
+echo "##### Targets of the Node module, this run"
 echo
 echo "* Module output throughput, Buffers, >= 0.95x node-pty:" \
     "$(judge "${rb}x" "$(awk -v r="$rb" 'BEGIN { print (r != "-" &&

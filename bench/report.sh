@@ -150,7 +150,7 @@ echo "the terminal itself. The old script path above is this run's, with"
 echo "the old launcher (see \"The paths\")."
 
 echo
-echo "### Targets (issue 16), this run"
+echo "### Targets of the supervisor, this run"
 echo
 t1=$(awk -v a="$sm" -v b="$cm" 'BEGIN { print (b > 0 && a / b >= 1.2) }')
 echo "* Output throughput >= 1.2x the old script path:" \
