@@ -81,6 +81,7 @@ void	pts_timer(int, short, void *);
 void	pts_stop_all(void);
 
 /* watch.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE. */
+/* shutdown.c: posts PEV_EXIT_CHECKED (parent_exit_check). */
 void	watch_follow(struct session *);
 void	watch_stop(struct session *);
 void	watch_check(struct session *);
@@ -96,7 +97,7 @@ void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
 void	parent_shutdown_done(void);
 void	parent_self_job(const char *);
-int	parent_exit_held(struct session *);
+int	parent_exit_check(struct session *);
 
 /* status.c */
 void	parent_status(void);

@@ -254,6 +254,19 @@ act_report_exit(struct session *s, struct imsg *m, int code)
 	return GO_NEXT;
 }
 
+/*
+ * The end of a command killed by a signal the parent did not send waits
+ * until shutdown.c has asked PID 1 whether our own unit is stopping
+ * (PEV_EXIT_CHECKED), so that a client is told ERR_SHUTDOWN first.
+ */
+static int
+act_exit(struct session *s, struct imsg *m, int code)
+{
+	if (parent_exit_check(s))
+		return GO_ALT;
+	return act_report_exit(s, m, code);
+}
+
 static int
 act_signal(struct session *s, struct imsg *m, int code)
 {
@@ -320,7 +333,8 @@ static const struct session_row session_table[] = {
 	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),
 	ROW(STARTING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
 	ROW(RUNNING,	SIGNAL_REQ,	act_signal,	   RUNNING, RUNNING),
-	ROW(RUNNING,	EXITED,		act_report_exit,   ENDED, ENDED),
+	ROW(RUNNING,	EXITED,		act_exit,	   ENDED, RUNNING),
+	ROW(RUNNING,	EXIT_CHECKED,	act_report_exit,   ENDED, ENDED),
 	ROW(RUNNING,	GONE,		act_report_exit,   ENDED, ENDED),
 	ROW(RUNNING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
 	/* A signal that crossed the exit report: checked, then dropped. */

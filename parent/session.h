@@ -33,6 +33,7 @@ enum parent_session_ev {
 	PEV_JOB_DONE,		/* watch.c: the unit's start job ended */
 	PEV_EXITED,		/* watch.c: main process reaped, unit quiet */
 	PEV_GONE,		/* watch.c: the unit no longer exists */
+	PEV_EXIT_CHECKED,	/* shutdown.c: our own unit's jobs read */
 };
 
 struct session {

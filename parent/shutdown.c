@@ -234,8 +234,9 @@ parent_self_job(const char *job)
  * stopped for our own stop: theirs run first, and the end of one can be
  * read before the hint of our job is acted on (seen under load: a client
  * got its command's SIGTERM instead of ERR_SHUTDOWN).  Such an exit
- * waits for one ListJobs asked after it was seen, whose answer has our
- * stop job if there is one: then every client is told first, as above.
+ * waits in the session table for one ListJobs asked after it was seen,
+ * whose answer has our stop job if there is one: then every client is
+ * told first, as above, and PEV_EXIT_CHECKED lets the exit go on.
  */
 static struct dbusd_req	*exit_check[OPTY_MAX_SLOTS];
 
@@ -257,18 +258,18 @@ exit_checked(struct dbusd_req *req, void *arg)
 		    "telling every client", type, OPTY_SUPERVISOR_UNIT, s->sid);
 		shutdown_begin();
 	}
-	parent_session_event(s, PEV_EXITED, NULL, 0);
+	parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0);
 }
 
 /* 1 while the exit of a running session waits for that answer. */
 int
-parent_exit_held(struct session *s)
+parent_exit_check(struct session *s)
 {
 	int	 r;
 
 	if (exit_check[s->sid] != NULL)
 		return 1;
-	if (s->state != SS_RUNNING || s->stop_sent || parent->stopping ||
+	if (s->stop_sent || parent->stopping ||
 	    (s->result.exec_code != CLD_KILLED &&
 	    s->result.exec_code != CLD_DUMPED))
 		return 0;

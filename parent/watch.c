@@ -221,8 +221,7 @@ watch_decide(struct session *s, const struct unit_state *st)
 		watch_record_exit(s, st);
 	if (s->exited && unit_quiet(st)) {
 		s->over = 1;
-		if (!parent_exit_held(s))
-			parent_session_event(s, PEV_EXITED, NULL, 0);
+		parent_session_event(s, PEV_EXITED, NULL, 0);
 	}
 	/* RemainAfterExit=no: a unit whose main exited stops by itself. */
 	if (s->exited && !s->stopping)

@@ -33,6 +33,7 @@ static int	 t_relay = -1;		/* the relay's end of the channel */
 static int	 t_auth_code = -1;	/* auth_begin() refuses at once */
 static int	 t_start_code;		/* start_send()'s answer */
 static int	 t_unit_code;		/* start_unit()'s answer */
+static int	 t_exit_hold;		/* parent_exit_check()'s answer */
 static char	 t_calls[256];		/* the steps called, in order */
 
 static void
@@ -133,6 +134,14 @@ watch_timer(int fd, short ev, void *arg)
 	(void)arg;
 }
 
+int
+parent_exit_check(struct session *s)
+{
+	(void)s;
+	called("parent_exit_check");
+	return t_exit_hold;
+}
+
 void
 signal_request(struct session *s, struct imsg *m)
 {
@@ -163,6 +172,7 @@ setup(void **state)
 	memset(t_calls, 0, sizeof(t_calls));
 	t_auth_code = -1;
 	t_start_code = 0;
+	t_exit_hold = 0;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC,
 	    0, sp), 0);
 	parent->relay_fd = sp[0];
@@ -305,8 +315,59 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
-	    "auth_revalidate start_send start_unit watch_stop watch_check "
-	    "journal_session ");
+	    "auth_revalidate start_send start_unit parent_exit_check "
+	    "watch_stop watch_check journal_session ");
+}
+
+/* A running session brought to RUNNING through the table. */
+static struct session *
+running(int sid)
+{
+	struct session	*s = &parent->sessions[sid];
+	int		 p[2], fd;
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
+	    NULL, 0), 0);
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(relay_reads((uint32_t)sid, NULL, NULL), IMSG_AUTH_OK);
+	assert_int_equal(relay_sends(s, PEV_START_REQ, IMSG_START_REQ, p[1],
+	    NULL, 0), 0);
+	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_true((s->relay_end = dup(2)) != -1);
+	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
+	assert_int_equal(s->state, SS_RUNNING);
+	assert_int_equal(relay_reads((uint32_t)sid, &fd, NULL), IMSG_START_OK);
+	close(fd);
+	return s;
+}
+
+/*
+ * An exit held for shutdown.c's check stays RUNNING and tells the relay
+ * nothing, however often it is seen again, until PEV_EXIT_CHECKED.
+ */
+static void
+test_exit_held(void **state)
+{
+	struct session	*s = running(6);
+	char		 b;
+
+	(void)state;
+	t_exit_hold = 1;
+	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(s->state, SS_RUNNING);
+	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(s->state, SS_RUNNING);
+	assert_int_equal(recv(t_relay, &b, 1, MSG_DONTWAIT), -1);
+	assert_int_equal(parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0),
+	    0);
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(6, NULL, NULL), IMSG_EXIT);
+	/* A check answered after the end was told changes nothing. */
+	assert_int_equal(parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0),
+	    -1);
+	assert_int_equal(s->state, SS_ENDED);
 }
 
 /*
@@ -423,6 +484,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_refused_at_once, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_held, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_close_while_starting,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pts_steps, setup,
