@@ -138,3 +138,35 @@ npmpkg_stamp()
 	    grep -qx "package=$2" "$1/$NPMPKG_STAMP" &&
 	    grep -qx "version=$3" "$1/$NPMPKG_STAMP"
 }
+
+# npmpkg_modules CACHE PKG@VER...: each package, with its whole tarball
+# (its one top directory is not always package/), into the node_modules
+# tree CACHE/node_modules unless its stamp is there already.  Prints
+# nothing; dies on any failure.
+npmpkg_modules()
+{
+	_mods=$1/node_modules
+	_cache=$1
+	shift
+	for pv in "$@"; do
+		pkg=${pv%@*} ver=${pv##*@}
+		npmpkg_version "$ver"
+		npmpkg_stamp "$_mods/$pkg" "$pkg" "$ver" && continue
+		mkdir -p "$(dirname "$_mods/$pkg")" ||
+		    npmpkg_die "cannot write $_mods (run as root, or set the cache)"
+		# One fetch per subshell: npmpkg_tmp's directory goes at its
+		# exit.
+		(
+			npmpkg_tmp "$_cache"
+			npmpkg_fetch "$pkg" "$ver"
+			set -- "$NPMPKG_TMP"/*/
+			[ $# = 1 ] && [ -d "$1" ] || npmpkg_die \
+			    "$pkg@$ver: not one top directory in its tarball"
+			cp "$NPMPKG_TMP/$NPMPKG_STAMP" "$1" &&
+			    rm -rf "$_mods/$pkg" && mv "$1" "$_mods/$pkg" ||
+			    npmpkg_die "cannot install $pkg@$ver into $_mods"
+		) || exit 1
+		npmpkg_stamp "$_mods/$pkg" "$pkg" "$ver" ||
+		    npmpkg_die "$pkg@$ver: not installed in $_mods"
+	done
+}

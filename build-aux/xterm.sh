@@ -22,26 +22,8 @@ NPMPKG_WHO=xterm.sh
 . "$(dirname "$0")/npmpkg.sh"
 
 mods=$CACHE/node_modules
-for pv in $PKGS; do
-	pkg=${pv%@*} ver=${pv##*@}
-	npmpkg_version "$ver"
-	npmpkg_stamp "$mods/$pkg" "$pkg" "$ver" && continue
-	mkdir -p "$(dirname "$mods/$pkg")" ||
-	    npmpkg_die "cannot write $mods (run as root or set OPTY_XTERM_CACHE)"
-	# One fetch per subshell: npmpkg_tmp's directory goes at its exit.
-	(
-		npmpkg_tmp "$CACHE"
-		npmpkg_fetch "$pkg" "$ver"
-		set -- "$NPMPKG_TMP"/*/
-		[ $# = 1 ] && [ -d "$1" ] ||
-		    npmpkg_die "$pkg@$ver: not one top directory in its tarball"
-		cp "$NPMPKG_TMP/$NPMPKG_STAMP" "$1" &&
-		    rm -rf "$mods/$pkg" && mv "$1" "$mods/$pkg" ||
-		    npmpkg_die "cannot install $pkg@$ver into $mods"
-	) || exit 1
-	npmpkg_stamp "$mods/$pkg" "$pkg" "$ver" ||
-	    npmpkg_die "$pkg@$ver: not installed in $mods"
-done
+# shellcheck disable=SC2086
+npmpkg_modules "$CACHE" $PKGS
 [ -f "$mods/@xterm/headless/package.json" ] ||
     npmpkg_die "no package.json in $mods/@xterm/headless"
 echo "$mods"

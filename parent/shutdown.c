@@ -258,7 +258,9 @@ exit_checked(struct dbusd_req *req, void *arg)
 		    "telling every client", type, OPTY_SUPERVISOR_UNIT, s->sid);
 		shutdown_begin();
 	}
-	parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0);
+	/* Only an exit still waiting: a slot taken again has none. */
+	if (s->exited)
+		parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0);
 }
 
 /* 1 while the exit of a running session waits for that answer. */

@@ -119,6 +119,14 @@ opty-nodesim) echo "itlib: IT_ACTOR=opty-nodesim: every session by the C actor" 
 *) echo "FAIL: IT_ACTOR=$IT_ACTOR: node or opty-nodesim"; exit 1 ;;
 esac
 
+# vim_find: VIM, the editor the sessions run: vim, or else vim.tiny
+# (the trees have the latter); a FAIL line if there is neither.
+vim_find() {
+	VIM=$(command -v vim || command -v vim.tiny) && return 0
+	echo "FAIL: no vim or vim.tiny (make deps; regress/roots.sh EXTRA)"
+	return 1
+}
+
 # The readiness marker the opencode-v2.service drop-in demands
 # (ExecCondition=): written the way an operator would, for these binaries.
 marker_make() {

@@ -29,14 +29,7 @@ for c in python3 git script tmux ssh ssh-keygen /usr/sbin/sshd; do
 		exit 1
 	}
 done
-VIM=
-for v in vim vim.tiny; do
-	command -v "$v" >/dev/null && { VIM=$(command -v "$v"); break; }
-done
-[ -n "$VIM" ] || {
-	echo "FAIL: no vim or vim.tiny (make deps; regress/roots.sh EXTRA)"
-	exit 1
-}
+vim_find || exit 1
 # The trees of regress/roots.sh that are no build root (bookworm-bpo,
 # the one with backports) have no compiler by design; everywhere else a
 # missing cc is a failure.

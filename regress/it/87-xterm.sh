@@ -22,14 +22,7 @@ LFILE=xt-less.txt
 LLINES=200
 trap 'rm -f "$WORK/$VFILE" "$WORK/$LFILE" /home/byk/.lesshst; itlib_cleanup' EXIT
 
-VIM=
-for v in vim vim.tiny; do
-	command -v "$v" >/dev/null && { VIM=$(command -v "$v"); break; }
-done
-[ -n "$VIM" ] || {
-	echo "FAIL: no vim or vim.tiny (make deps; regress/roots.sh EXTRA)"
-	exit 1
-}
+vim_find || exit 1
 LESS=$(command -v less) || {
 	echo "FAIL: less missing (make deps; regress/roots.sh EXTRA)"
 	exit 1
