@@ -119,6 +119,27 @@ function helperArgs(argv, o) {
 	return args.concat('--', argv);
 }
 
+/*
+ * The supervisor closes right after its exit or error frame, and a write
+ * made before that frame is read fails with EPIPE (or ECONNRESET).  A
+ * stream destroys itself on a write error, and the frame already in the
+ * socket's receive buffer would be lost with it.  Such a write is
+ * dropped instead, as input to a terminal that is gone, and the read
+ * side says how the session ended: its frame, or EEOF without one.
+ */
+const PEER_GONE = new Set(['EPIPE', 'ECONNRESET']);
+
+function readSideEnds(sock) {
+	const keep = (cb) => (err) => cb(err && PEER_GONE.has(err.code) ?
+	    null : err);
+	const write = sock._write;
+	const writev = sock._writev;
+	sock._write = (data, enc, cb) => write.call(sock, data, enc, keep(cb));
+	if (typeof writev === 'function')
+		sock._writev = (chunks, cb) => writev.call(sock, chunks,
+		    keep(cb));
+}
+
 // A small listener list with node-pty's IDisposable shape.
 class Emitter {
 	constructor() {
@@ -173,6 +194,7 @@ class Pty {
 		this._dirFd = fs.openSync(o.cwd,
 		    fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
 		this._sock = net.connect(o.socketPath || SOCKET_PATH);
+		readSideEnds(this._sock);
 		this._sock.on('connect', () => this._spawnHelper());
 		this._sock.on('data', (b) => this._onBytes(b));
 		this._sock.on('end', () => this._onEnd());
