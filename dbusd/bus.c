@@ -63,8 +63,11 @@ hints_deliver(struct dbusd *d)
 {
 	struct hint	h;
 
-	while (!d->closing && hintq_pop(&d->q, &h))
+	while (!d->closing && hintq_pop(&d->q, &h)) {
 		d->cb(&h, d->cb_arg);
+		if (d->settle != NULL)
+			d->settle(d->cb_arg);
+	}
 }
 
 static void
@@ -143,8 +146,8 @@ bus_setup(struct dbusd *d)
 }
 
 int
-dbusd_open(struct event_base *base, dbusd_hint_cb cb, void *arg,
-    struct dbusd **out)
+dbusd_open(struct event_base *base, dbusd_hint_cb cb,
+    dbusd_settle_cb settle, void *arg, struct dbusd **out)
 {
 	struct dbusd	*d;
 	int		 r;
@@ -154,6 +157,7 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb, void *arg,
 		return -errno;
 	d->base = base;
 	d->cb = cb;
+	d->settle = settle;
 	d->cb_arg = arg;
 	hintq_init(&d->q);
 	req_init(d);

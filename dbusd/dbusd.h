@@ -71,6 +71,11 @@ struct hint {
 };
 
 typedef void (*dbusd_hint_cb)(const struct hint *, void *arg);
+/*
+ * Called after each request's callback and each hint, before the next
+ * is delivered: the owner acts on what that one told it (or NULL).
+ */
+typedef void (*dbusd_settle_cb)(void *arg);
 
 enum unit_method {
 	UM_STOP,		/* StopUnit(name, "replace") */
@@ -89,8 +94,8 @@ struct dbusd_req;
 typedef void (*dbusd_req_cb)(struct dbusd_req *, void *arg);
 
 /* Every int-returning call gives 0 (or a count) on success, -errno. */
-int	dbusd_open(struct event_base *, dbusd_hint_cb, void *,
-	    struct dbusd **);
+int	dbusd_open(struct event_base *, dbusd_hint_cb, dbusd_settle_cb,
+	    void *, struct dbusd **);
 void	dbusd_close(struct dbusd *);
 void	dbusd_req_free(struct dbusd_req *);
 int	dbusd_client_ident_begin(struct dbusd *, dbusd_req_cb, void *,

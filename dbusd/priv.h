@@ -89,6 +89,7 @@ struct dbusd {
 	struct event		*ev_kick;	/* run sd_bus_process() soon */
 	int			 want_write;
 	dbusd_hint_cb		 cb;
+	dbusd_settle_cb		 settle;
 	void			*cb_arg;
 	struct hintq		 q;
 	struct req_list		 done;		/* complete, not delivered */

@@ -288,6 +288,8 @@ req_deliver(struct dbusd *d)
 			req->cb(req, req->arg);
 		else
 			req_orphan_done(req);
+		if (d->settle != NULL)
+			d->settle(d->cb_arg);
 	}
 }
 

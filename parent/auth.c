@@ -281,7 +281,7 @@ auth_finish(struct session *s, int code)
 			close(s->pidfd);
 		s->pidfd = -1;
 	}
-	parent_session_event(s, PEV_AUTH_DONE, NULL, code);
+	parent_session_post(s, PEV_AUTH_DONE, code);
 	auth_next();
 }
 

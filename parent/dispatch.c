@@ -64,8 +64,8 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		if (m->hdr.type == IMSG_SHUTDOWN_DONE)
 			parent_shutdown_done();
 		else if (relay_events[m->hdr.type] == PEV_NONE ||
-		    parent_session_event(s, relay_events[m->hdr.type], m,
-		    0) == -1)
+		    parent_session_event(s, relay_events[m->hdr.type],
+		    m) == -1)
 			relay_refuse(m, "no handler", s);
 		if (m->fd != -1) {
 			close(m->fd);

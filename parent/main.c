@@ -120,16 +120,23 @@ parent_hint(const struct hint *h, void *arg)
 		parent_status();
 }
 
+/* What a reply or hint told a step reaches the session table now. */
+static void
+parent_settle(void *arg)
+{
+	(void)arg;
+	parent_session_drain();
+}
+
 static void
 bus_start(void)
 {
-	int	 r, i;
+	int	 r;
 
-	if ((r = dbusd_open(parent->base, parent_hint, NULL,
-	    &parent->bus)) < 0)
+	if ((r = dbusd_open(parent->base, parent_hint, parent_settle,
+	    NULL, &parent->bus)) < 0)
 		fatalx("system bus: %s", strerror(-r));
-	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		parent_session_init(&parent->sessions[i], i);
+	parent_session_init();
 	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
 		fatalx("orphan sweep: %s", strerror(-r));
 	log_info("orphan sweep stopped %d unit(s)", r);
@@ -161,7 +168,9 @@ main(int argc, char *argv[])
 	parent_make_rundir();
 	relay_start(verbose);
 	parent_drop_privileges();
-	if ((parent->base = event_base_new()) == NULL)
+	/* Two priorities: the session queue's (sessq.c) before the rest. */
+	if ((parent->base = event_base_new()) == NULL ||
+	    event_base_priority_init(parent->base, 2) == -1)
 		fatalx("event_base_new");
 	signals_setup();
 	log_setexit(parent_failclosed);

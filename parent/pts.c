@@ -67,13 +67,13 @@ pts_poll(struct session *s)
 	if (statfs(s->pts.where, &sf) == 0 &&
 	    sf.f_type == DEVPTS_SUPER_MAGIC) {
 		s->pts_ready = 1;
-		parent_session_event(s, PEV_PTS_READY, NULL, 0);
+		parent_session_post(s, PEV_PTS_READY, 0);
 		return;
 	}
 	if (now_usec() > s->pts_deadline) {
 		log_warnx("session %u: %s not mounted after %llu s", s->sid,
 		    s->pts.unit, PTS_MOUNT_TIMEOUT_USEC / 1000000);
-		parent_session_event(s, PEV_START_FAILED, NULL, 0);
+		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
 	pts_arm(s);
@@ -101,7 +101,7 @@ pts_started(struct dbusd_req *req, void *arg)
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->pts.unit, strerror(-r));
-		parent_session_event(s, PEV_START_FAILED, NULL, 0);
+		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
 	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;

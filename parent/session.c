@@ -1,9 +1,10 @@
 /*
  * session.c: the life of a session in the root parent (root), as one
  * table: state x event -> action, next state.  The relay's requests
- * (dispatch.c, once proto/msgtab.c has checked them) and the news of
- * the steps started here (auth.c, start.c, watch.c) arrive as events
- * through parent_session_event(); only this file assigns a session's
+ * (dispatch.c, once proto/msgtab.c has checked them) arrive through
+ * parent_session_event(); the news of the steps started here (auth.c,
+ * start.c, pts.c, watch.c, shutdown.c) through the queue (sessq.c),
+ * which only this file drains; only this file assigns a session's
  * state and answers the relay about a session.  Each relay request has
  * a row in every state msgtab.c allows it in.  A slot in AUTH is not a
  * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
@@ -79,11 +80,10 @@ session_clear(struct session *s)
 	s->pts_made = keep.pts_made;
 	s->pts_ready = keep.pts_ready;
 	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
-	s->in_event = keep.in_event;
 }
 
-void
-parent_session_init(struct session *s, uint32_t sid)
+static void
+session_init(struct session *s, uint32_t sid)
 {
 	memset(s, 0, sizeof(*s));
 	s->sid = sid;
@@ -364,32 +364,51 @@ session_step(struct session *s, enum parent_session_ev ev, struct imsg *m,
 }
 
 /*
- * The only way into a session's life.  An event posted by a step that
- * this very transition started (a refusal found at once) waits until
- * the transition has set the state, then runs: a step never sees a
- * session half-way between two states.  The relay's messages always
- * arrive from the loop, never inside a transition.
+ * The steps' news, in the order it was posted.  A step's news about a
+ * session never interrupts a transition: a refusal found at once by a
+ * step that a transition started is acted on once that transition has
+ * set the state.  Drained after each relay request, after each answer
+ * or hint from the bus (dbusd's settle hook, so that a reply in the
+ * same batch meets the session as the news before it left it), and
+ * from the loop before anything else (sessq.c) after a timer.
  */
+void
+parent_session_drain(void)
+{
+	enum parent_session_ev	 ev;
+	uint32_t		 sid;
+	int			 code;
+
+	/* News without a row changes nothing in that state. */
+	while (sessq_pop(&sid, &ev, &code))
+		(void)session_step(&parent->sessions[sid], ev, NULL, code);
+}
+
+static void
+session_drain_cb(int fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	parent_session_drain();
+}
+
+void
+parent_session_init(void)
+{
+	uint32_t	 i;
+
+	sessq_init(parent->base, session_drain_cb);
+	for (i = 0; i < OPTY_MAX_SLOTS; i++)
+		session_init(&parent->sessions[i], i);
+}
+
+/* A relay request: -1 if no row allows it in the session's state. */
 int
 parent_session_event(struct session *s, enum parent_session_ev ev,
-    struct imsg *m, int code)
+    struct imsg *m)
 {
 	int	 r;
 
-	if (s->in_event) {
-		if (m != NULL || s->ev_pending != PEV_NONE)
-			fatalx("session %u: event %d inside a transition",
-			    s->sid, ev);
-		s->ev_pending = ev;
-		s->ev_code = code;
-		return 0;
-	}
-	s->in_event = 1;
-	r = session_step(s, ev, m, code);
-	while (r == 0 && (ev = s->ev_pending) != PEV_NONE) {
-		s->ev_pending = PEV_NONE;
-		(void)session_step(s, ev, NULL, s->ev_code);
-	}
-	s->in_event = 0;
+	r = session_step(s, ev, m, 0);
+	parent_session_drain();
 	return r;
 }

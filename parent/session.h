@@ -3,7 +3,7 @@
  * (root).  Its one state is the channel's enum sess_state (proto/imsg.h),
  * so the state proto/msgtab.c checks is the state the table moves, and
  * only session.c assigns it.  The files session.c calls keep their own
- * fields below and tell it what happened by parent_session_event() only.
+ * fields below and tell it what happened by parent_session_post() only.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -39,10 +39,6 @@ enum parent_session_ev {
 struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
-	/* The table's own: an event posted inside a transition waits. */
-	int			 in_event;
-	enum parent_session_ev	 ev_pending;
-	int			 ev_code;
 	int			 relay_end;	/* PTY master for the relay */
 	pid_t			 client_pid;
 	/* client's, at admission */
@@ -123,8 +119,15 @@ struct session {
 	uint64_t		 bytes_out;
 };
 
-void	parent_session_init(struct session *, uint32_t);
+/* session.c: the table; dispatch.c hands it the relay's requests. */
+void	parent_session_init(void);
 int	parent_session_event(struct session *, enum parent_session_ev,
-	    struct imsg *, int);
+	    struct imsg *);
+void	parent_session_drain(void);
+
+/* sessq.c: the steps' news, queued for the table. */
+void	sessq_init(struct event_base *, void (*)(int, short, void *));
+void	parent_session_post(struct session *, enum parent_session_ev, int);
+int	sessq_pop(uint32_t *, enum parent_session_ev *, int *);
 
 #endif

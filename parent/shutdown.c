@@ -260,7 +260,7 @@ exit_checked(struct dbusd_req *req, void *arg)
 	}
 	/* Only an exit still waiting: a slot taken again has none. */
 	if (s->exited)
-		parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0);
+		parent_session_post(s, PEV_EXIT_CHECKED, 0);
 }
 
 /* 1 while the exit of a running session waits for that answer. */

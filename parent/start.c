@@ -105,7 +105,7 @@ start_done(struct dbusd_req *req, void *arg)
 		watch_stop(s);
 		s->unit_made = 0;
 		start_drop(s);
-		parent_session_event(s, PEV_START_FAILED, NULL, 0);
+		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
 	s->started_usec = now_usec();

@@ -125,7 +125,7 @@ watch_gone(struct session *s)
 	    s->sid, s->unit, s->result.result, s->result.exec_code,
 	    s->result.exec_status);
 	s->unit_made = 0;
-	parent_session_event(s, PEV_GONE, NULL, 0);
+	parent_session_post(s, PEV_GONE, 0);
 }
 
 /* No process of the unit is left: inactive, failed or collected. */
@@ -147,7 +147,7 @@ static void
 watch_job_done(struct session *s)
 {
 	s->start_job = 0;
-	parent_session_event(s, PEV_JOB_DONE, NULL, 0);
+	parent_session_post(s, PEV_JOB_DONE, 0);
 }
 
 static void
@@ -221,7 +221,7 @@ watch_decide(struct session *s, const struct unit_state *st)
 		watch_record_exit(s, st);
 	if (s->exited && unit_quiet(st)) {
 		s->over = 1;
-		parent_session_event(s, PEV_EXITED, NULL, 0);
+		parent_session_post(s, PEV_EXITED, 0);
 	}
 	/* RemainAfterExit=no: a unit whose main exited stops by itself. */
 	if (s->exited && !s->stopping)

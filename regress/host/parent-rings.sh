@@ -2,18 +2,19 @@
 # parent-rings.sh: host-level check of the built root parent (run by
 # `make check-unit`; test-only; any user).  No two files of parent/, and
 # no two of dbusd/, call each other, and no longer cycle of calls runs
-# through a folder's files either; the one way back is the session
-# table's entry point, parent_session_event() in parent/session.c
-# (parent/session.h).  The calls are read from the objects: a file calls
-# another when it references a function that one defines (nm).
-# Positive control: counting the entry point too, the ring session.c <->
-# watch.c is found, so a probe that cannot see a ring is caught.
+# through a folder's files either, with no exemption: the steps tell the
+# session table their news through its queue (parent/sessq.c), never by
+# a call.  The calls are read from the objects: a file calls another
+# when it references a function that one defines (nm).
+# Positive control: the same probe, run on a folder of three objects
+# built here whose calls make a ring (a -> b -> c -> a) and a pair (b
+# <-> c), finds both, so a probe that cannot see a ring is caught.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 set -u
 BUILD=${BUILD:-build}
-ENTRY=parent_session_event
+CC=${CC:-cc}
 command -v nm >/dev/null 2>&1 ||
     { echo "parent-rings: FAIL: nm is missing (binutils)" >&2; exit 1; }
 command -v tsort >/dev/null 2>&1 ||
@@ -24,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The objects of the folder's sources (not those of deleted files).
 objs() {
 	for c in "$1"/*.c; do
-		o=$BUILD/obj/${c%.c}.o
+		o=$OBJ/${c%.c}.o
 		[ -f "$o" ] || { echo "parent-rings: FAIL: $o not built" >&2
 		    exit 1; }
 		echo "$o"
@@ -58,11 +59,12 @@ rings() {
 }
 
 fail=0
+OBJ=$BUILD/obj
 for dir in parent dbusd; do
 	edges "$dir" > "$tmp/$dir.edges" || exit 1
 	[ -s "$tmp/$dir.edges" ] ||
 	    { echo "parent-rings: FAIL: no calls read in $dir" >&2; exit 1; }
-	found=$(grep -v " $ENTRY\$" "$tmp/$dir.edges" | rings)
+	found=$(rings < "$tmp/$dir.edges")
 	if [ -n "$found" ]; then
 		echo "parent-rings: FAIL: $dir/ has files calling back:" >&2
 		echo "$found" >&2
@@ -72,12 +74,28 @@ for dir in parent dbusd; do
 		    "between files, no ring"
 	fi
 done
-if rings < "$tmp/parent.edges" | grep -q '^ring: session <-> watch$'; then
-	echo "parent-rings: control: with $ENTRY counted, session <-> watch" \
-	    "is found"
+
+# The control: a -> b -> c -> a, and c -> b.
+mkdir -p "$tmp/src/ring" "$tmp/obj/ring" || exit 1
+printf 'void b(void); void a(void); void a(void) { b(); }\n' \
+    > "$tmp/src/ring/a.c"
+printf 'void c(void); void b(void); void b(void) { c(); }\n' \
+    > "$tmp/src/ring/b.c"
+printf 'void a(void); void b(void); void c(void); void c(void) { a(); b(); }\n' \
+    > "$tmp/src/ring/c.c"
+for f in a b c; do
+	"$CC" -c -o "$tmp/obj/ring/$f.o" "$tmp/src/ring/$f.c" ||
+	    { echo "parent-rings: FAIL: control: $CC failed" >&2; exit 1; }
+done
+OBJ=$tmp/obj
+found=$(cd "$tmp/src" && edges ring | rings)
+if echo "$found" | grep -q '^ring: b <-> c$' &&
+    echo "$found" | grep -q '^cycle: '; then
+	echo "parent-rings: control: the ring b <-> c and the cycle" \
+	    "a -> b -> c -> a of a built folder are found"
 else
-	echo "parent-rings: FAIL: control: the ring session <-> watch" \
-	    "through $ENTRY is not found" >&2
+	echo "parent-rings: FAIL: control: a built ring is not found" \
+	    "($found)" >&2
 	fail=1
 fi
 [ "$fail" -eq 0 ] && echo "parent-rings: ok"

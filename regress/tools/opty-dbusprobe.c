@@ -424,7 +424,7 @@ main(int argc, char **argv)
 		usage();
 	if ((p.base = event_base_new()) == NULL)
 		fatalx("event_base_new");
-	if ((r = dbusd_open(p.base, on_hint, &p, &p.d)) < 0)
+	if ((r = dbusd_open(p.base, on_hint, NULL, &p, &p.d)) < 0)
 		fatalx("dbusd_open: %s", strerror(-r));
 	if (strcmp(argv[1], "ident") == 0 && argc == 2)
 		rc = cmd_ident(&p);

@@ -5,7 +5,8 @@
  * has a row for a relay request in exactly the states proto/msgtab.c
  * allows it in, walks a session's life through the real imsg channel
  * (a socketpair standing for the relay), and shows that an event
- * posted from inside a transition runs once that transition is done.
+ * posted from inside a transition runs once that transition is done, and
+ * that news from a step waits in the queue until it is drained.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -25,6 +26,8 @@
 
 /* NOLINTNEXTLINE(bugprone-suspicious-include): the table is static */
 #include "parent/session.c"
+/* NOLINTNEXTLINE(bugprone-suspicious-include): and so is the queue */
+#include "parent/sessq.c"
 
 static struct parent	 t_parent;
 struct parent		*parent = &t_parent;
@@ -50,7 +53,7 @@ auth_begin(struct session *s, int conn)
 	close(conn);
 	called("auth_begin");
 	if (t_auth_code != -1)
-		parent_session_event(s, PEV_AUTH_DONE, NULL, t_auth_code);
+		parent_session_post(s, PEV_AUTH_DONE, t_auth_code);
 }
 
 void
@@ -166,7 +169,7 @@ dbusd_req_free(struct dbusd_req *req)
 static int
 setup(void **state)
 {
-	int	sp[2], i;
+	int	sp[2];
 
 	(void)state;
 	memset(t_calls, 0, sizeof(t_calls));
@@ -179,8 +182,7 @@ setup(void **state)
 	t_relay = sp[1];
 	if (parent->base == NULL)
 		assert_non_null(parent->base = event_base_new());
-	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		parent_session_init(&parent->sessions[i], (uint32_t)i);
+	parent_session_init();
 	return 0;
 }
 
@@ -192,6 +194,8 @@ teardown(void **state)
 	(void)state;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		event_free(parent->sessions[i].timer);
+	event_free(sessq_ev);
+	sessq_ev = NULL;
 	close(parent->relay_fd);
 	close(t_relay);
 	return 0;
@@ -231,7 +235,7 @@ relay_sends(struct session *s, enum parent_session_ev ev, uint32_t type,
 	m.fd = fd;
 	if (len > 0)
 		memcpy(m.data, data, len);
-	return parent_session_event(s, ev, &m, 0);
+	return parent_session_event(s, ev, &m);
 }
 
 static int
@@ -243,6 +247,20 @@ has_row(enum sess_state st, enum parent_session_ev ev)
 		if (session_table[i].state == st && session_table[i].ev == ev)
 			return 1;
 	return 0;
+}
+
+/*
+ * A step's news, posted as the step does and drained as the loop does:
+ * -1 if the table has no row for it in the session's state.
+ */
+static int
+news(struct session *s, enum parent_session_ev ev, int code)
+{
+	int	 row = has_row(s->state, ev);
+
+	parent_session_post(s, ev, code);
+	parent_session_drain();
+	return row ? 0 : -1;
 }
 
 /* A row for each relay request in each state msgtab.c allows, no more. */
@@ -283,35 +301,35 @@ test_life(void **state)
 	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
 	    NULL, 0), 0);
 	assert_int_equal(s->state, SS_AUTH);
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(s->state, SS_ADMITTED);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_AUTH_OK);
 	assert_int_equal(relay_sends(s, PEV_START_REQ, IMSG_START_REQ, p[1],
 	    NULL, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
 	assert_int_equal(s->unit_made, 0);
-	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_PTS_READY, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
 	assert_int_equal(s->unit_made, 1);
 	assert_true((s->relay_end = dup(2)) != -1);
-	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_JOB_DONE, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
 	assert_int_equal(s->relay_end, -1);
 	assert_int_equal(relay_reads(5, &fd, NULL), IMSG_START_OK);
 	assert_true(fd != -1);
 	close(fd);
-	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_EXITED, 0), 0);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_EXIT);
 	/* The unit going away after the exit was told changes nothing. */
-	assert_int_equal(parent_session_event(s, PEV_GONE, NULL, 0), -1);
+	assert_int_equal(news(s, PEV_GONE, 0), -1);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
 	    sizeof(c)), 0);
 	assert_int_equal(s->state, SS_CLOSING);
-	assert_int_equal(parent_session_event(s, PEV_GONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_GONE, 0), 0);
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
@@ -329,14 +347,14 @@ running(int sid)
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
 	    NULL, 0), 0);
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(relay_reads((uint32_t)sid, NULL, NULL), IMSG_AUTH_OK);
 	assert_int_equal(relay_sends(s, PEV_START_REQ, IMSG_START_REQ, p[1],
 	    NULL, 0), 0);
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
-	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
+	assert_int_equal(news(s, PEV_PTS_READY, 0), 0);
 	assert_true((s->relay_end = dup(2)) != -1);
-	assert_int_equal(parent_session_event(s, PEV_JOB_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_JOB_DONE, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
 	assert_int_equal(relay_reads((uint32_t)sid, &fd, NULL), IMSG_START_OK);
 	close(fd);
@@ -355,19 +373,45 @@ test_exit_held(void **state)
 
 	(void)state;
 	t_exit_hold = 1;
-	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_EXITED, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
-	assert_int_equal(parent_session_event(s, PEV_EXITED, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_EXITED, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
 	assert_int_equal(recv(t_relay, &b, 1, MSG_DONTWAIT), -1);
-	assert_int_equal(parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0),
+	assert_int_equal(news(s, PEV_EXIT_CHECKED, 0),
 	    0);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(6, NULL, NULL), IMSG_EXIT);
 	/* A check answered after the end was told changes nothing. */
-	assert_int_equal(parent_session_event(s, PEV_EXIT_CHECKED, NULL, 0),
+	assert_int_equal(news(s, PEV_EXIT_CHECKED, 0),
 	    -1);
 	assert_int_equal(s->state, SS_ENDED);
+}
+
+/*
+ * News posted from a reply or a timer waits in the queue, the session
+ * untouched, until the table drains it, in the order it was posted:
+ * the exit is told once, and the unit's end after it finds ENDED, which
+ * has no row for it.
+ */
+static void
+test_news_queued(void **state)
+{
+	struct session	*s = running(7);
+	uint32_t	 sid;
+	char		 b;
+
+	(void)state;
+	parent_session_post(s, PEV_EXITED, 0);
+	parent_session_post(s, PEV_GONE, 0);
+	assert_int_equal(s->state, SS_RUNNING);
+	assert_int_equal(recv(t_relay, &b, 1, MSG_DONTWAIT), -1);
+	parent_session_drain();
+	assert_int_equal(s->state, SS_ENDED);
+	assert_int_equal(relay_reads(7, NULL, NULL), IMSG_EXIT);
+	assert_int_equal(recv(t_relay, &b, 1, MSG_DONTWAIT), -1);
+	assert_int_equal(sessq_pop(&sid, &(enum parent_session_ev){ 0 },
+	    &(int){ 0 }), 0);
 }
 
 /*
@@ -388,7 +432,6 @@ test_refused_at_once(void **state)
 	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, p[0],
 	    NULL, 0), 0);
 	assert_int_equal(s->state, SS_FREE);
-	assert_int_equal(s->in_event, 0);
 	assert_int_equal(relay_reads(3, NULL, &code), IMSG_AUTH_DENY);
 	assert_int_equal(code, ERR_AUTH_PID);
 }
@@ -405,7 +448,7 @@ test_busy(void **state)
 	for (i = 0; i < OPTY_MAX_SESSIONS; i++)
 		parent->sessions[i].state = SS_RUNNING;
 	s->state = SS_AUTH;
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads((uint32_t)OPTY_MAX_SESSIONS, NULL, &code),
 	    IMSG_AUTH_DENY);
@@ -425,7 +468,7 @@ test_close_while_starting(void **state)
 	(void)state;
 	s->state = SS_STARTING;
 	t_start_code = ERR_START;
-	assert_int_equal(parent_session_event(s, PEV_AUTH_DONE, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(1, NULL, &code), IMSG_START_FAIL);
 	assert_int_equal(code, ERR_START);
@@ -434,7 +477,7 @@ test_close_while_starting(void **state)
 	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
 	    sizeof(c)), 0);
 	assert_int_equal(s->state, SS_CLOSING);
-	assert_int_equal(parent_session_event(s, PEV_START_FAILED, NULL, 0),
+	assert_int_equal(news(s, PEV_START_FAILED, 0),
 	    0);
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(1, NULL, NULL), IMSG_CLOSED);
@@ -456,13 +499,13 @@ test_pts_steps(void **state)
 	t_start_code = 0;
 	s->state = SS_STARTING;
 	t_unit_code = ERR_INTERNAL;
-	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), 0);
+	assert_int_equal(news(s, PEV_PTS_READY, 0), 0);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(2, NULL, &code), IMSG_START_FAIL);
 	assert_int_equal(code, ERR_INTERNAL);
 	t_unit_code = 0;
 	s->state = SS_STARTING;
-	assert_int_equal(parent_session_event(s, PEV_START_FAILED, NULL, 0),
+	assert_int_equal(news(s, PEV_START_FAILED, 0),
 	    0);
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(2, NULL, &code), IMSG_START_FAIL);
@@ -472,7 +515,7 @@ test_pts_steps(void **state)
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(2, NULL, NULL), IMSG_CLOSED);
 	/* A mount ready after the close has no row: nothing happens. */
-	assert_int_equal(parent_session_event(s, PEV_PTS_READY, NULL, 0), -1);
+	assert_int_equal(news(s, PEV_PTS_READY, 0), -1);
 }
 
 int
@@ -481,6 +524,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_match_msgtab),
 		cmocka_unit_test_setup_teardown(test_life, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_news_queued, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_refused_at_once, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
