@@ -25,6 +25,8 @@ test_dircheck_SRCS		= regress/unit/test_dircheck.c \
 test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
 # No two files of parent/ or dbusd/ call each other (the objects' calls).
 SCRIPT_TESTS			+= regress/host/parent-rings.sh
+# The supervisor's own sources counted and held under a ceiling.
+SCRIPT_TESTS			+= regress/host/parent-size.sh
 # session.c is compiled into its test, the files it calls replaced.
 test_parent_session_SRCS	 = regress/unit/test_parent_session.c \
 				   $(PROTO_IMSG_SRCS) $(PROTO_FRAME_SRCS) \
