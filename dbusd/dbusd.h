@@ -33,7 +33,6 @@ struct unit_state {
 	char		result[64];
 	int32_t		exec_code;
 	int32_t		exec_status;
-	uint32_t	main_pid;
 	uint64_t	exec_start_usec;	/* main process forked, or 0 */
 	uint32_t	job_id;			/* pending job, or 0 */
 };
@@ -49,12 +48,6 @@ struct unit_spec {
 	int			 dirsock_fd;	/* stderr: carries the cwd */
 	uint32_t		 argc;
 	const char *const	*argv;		/* NUL-terminated strings */
-};
-
-/* What the running PID 1 is and knows (dbusd/pid1.c). */
-struct pid1_info {
-	char		version[64];	/* Manager.Version */
-	int		private_pids;	/* PrivatePIDs= is a known setting */
 };
 
 enum hint_kind {
@@ -135,7 +128,8 @@ int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
 int	dbusd_pts_stop(struct dbusd *, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
-void	dbusd_pid1_info(const struct dbusd *, struct pid1_info *);
+/* Manager.Version, read at open (dbusd/pid1.c). */
+const char *dbusd_pid1_version(const struct dbusd *);
 
 /* Strict ^opencode-pty-[0-9a-f]{32}\.service$; 1 if valid, else 0. */
 int	unit_name_valid(const char *);

@@ -35,10 +35,8 @@ hintq_has_change(const struct hintq *q, const char *unit)
 int
 hintq_push(struct hintq *q, const struct hint *h)
 {
-	if (h->kind == HINT_UNIT_CHANGED && hintq_has_change(q, h->unit)) {
-		q->coalesced++;
+	if (h->kind == HINT_UNIT_CHANGED && hintq_has_change(q, h->unit))
 		return 0;
-	}
 	if (q->depth >= HINTQ_BOUND) {
 		q->dropped++;
 		return -1;

@@ -19,7 +19,6 @@ struct hintq {
 	unsigned	head;		/* index of the oldest hint */
 	unsigned	depth;
 	uint64_t	dropped;	/* arrived while full */
-	uint64_t	coalesced;	/* duplicate UNIT_CHANGED absorbed */
 };
 
 void	hintq_init(struct hintq *);

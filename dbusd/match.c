@@ -26,7 +26,6 @@ from_systemd(struct dbusd *d, sd_bus_message *m)
 	if (sender != NULL && d->owner[0] != '\0' &&
 	    strcmp(sender, d->owner) == 0)
 		return 1;
-	d->foreign++;
 	log_debug("ignoring %s.%s from %s", sd_bus_message_get_interface(m),
 	    sd_bus_message_get_member(m), sender != NULL ? sender : "?");
 	return 0;

@@ -96,9 +96,8 @@ struct dbusd {
 	struct req_list		 waiting;	/* calls held for the budget */
 	size_t			 inflight;	/* calls waiting for a reply */
 	size_t			 budget;	/* inflight at most */
-	uint64_t		 foreign;	/* signals not from PID 1 */
 	char			 owner[64];	/* unique name of systemd1 */
-	struct pid1_info	 pid1;		/* read once at open */
+	char			 pid1_version[64]; /* read once at open */
 	int			 delivering;
 	int			 closing;
 };

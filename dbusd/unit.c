@@ -33,7 +33,6 @@ static const struct prop_want state_want[] = {
 	{ SD_SERVICE,	"Result",		"s",	RAW(st.result) },
 	{ SD_SERVICE,	"ExecMainCode",		"i",	RAW(st.exec_code) },
 	{ SD_SERVICE,	"ExecMainStatus",	"i",	RAW(st.exec_status) },
-	{ SD_SERVICE,	"MainPID",		"u",	RAW(st.main_pid) },
 	{ SD_SERVICE,	"ExecMainStartTimestampMonotonic", "t",
 	    RAW(st.exec_start_usec) },
 };

@@ -182,14 +182,7 @@ features_check(void)
 void
 features_report(struct dbusd *bus)
 {
-	struct pid1_info	pi;
-
-	dbusd_pid1_info(bus, &pi);
-	log_info("systemd %s; optional session hardening: PrivatePIDs=no "
-	    "(%s; not used: the command would be a PID namespace's init, "
-	    "deaf to its signals), Landlock signal and abstract socket "
-	    "scoping %s", pi.version,
-	    pi.private_pids ? "known to PID 1" : "unknown to PID 1",
-	    ll_unscoped ? "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV
-	    "=1)" : "yes");
+	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
+	    dbusd_pid1_version(bus), ll_unscoped ? "NO (below ABI 6, "
+	    "allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" : "yes");
 }

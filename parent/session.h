@@ -114,7 +114,6 @@ struct session {
 	uint32_t		 runtime;
 	uint32_t		 argc;
 	char			 argv_hash[65];
-	uint64_t		 started_usec;
 	uint64_t		 bytes_in;
 	uint64_t		 bytes_out;
 };

@@ -108,7 +108,6 @@ start_done(struct dbusd_req *req, void *arg)
 		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
-	s->started_usec = now_usec();
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
 	    s->unit, (long)s->client_pid);
 	/* Followed to its end whatever the session's state (a close). */

@@ -316,7 +316,7 @@ expect_stat()
 }
 # What this version and kernel put in force (parent/features.c).
 journalctl -u $SUP -o cat --no-pager | grep -E \
-    '^supervisor: (Landlock ABI|systemd .*optional session hardening)' |
+    '^supervisor: (Landlock ABI|systemd .*; Landlock signal)' |
     tail -n 2 | sed 's/^supervisor: /SUMMARY: /'
 expect_stat $RUNDIR "directory root:byk 750"
 expect_stat $RUNDIR/supervisor.sock "socket root:byk 660"

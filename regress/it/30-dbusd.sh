@@ -127,7 +127,7 @@ if [ $rc = 0 ] && [ -n "$unit" ]; then
 else
 	fail "start-launcher: exit $rc"
 fi
-if grep -q "^unit=$unit loaded=1 active=inactive sub=dead result=success exec_code=1 exec_status=0 " "$tmp/start" &&
+if grep -q "^unit=$unit loaded=1 active=inactive sub=dead result=success exec_code=1 exec_status=0$" "$tmp/start" &&
     grep -q hello "$tmp/start"; then
 	pass "the launcher ran printf in the unit: output and exit 0 seen"
 else
@@ -218,7 +218,7 @@ OPTY_PROBE_INPUT=ping-$$ "$probe" start-launcher "$tmp/work" /usr/bin/head \
 u3=$(sed -n 's/^unit=\(opencode-pty-[0-9a-f]\{32\}\.service\)$/\1/p' "$tmp/head")
 "$probe" stop "$u3" > /dev/null 2>&1
 if [ "$(tr -d '\r' < "$tmp/head" | grep -cx "ping-$$")" -ge 1 ] &&
-    grep -q "exec_code=1 exec_status=0 " "$tmp/head"; then
+    grep -q "exec_code=1 exec_status=0$" "$tmp/head"; then
 	pass "stdin is the stream (input line read by head)"
 else
 	fail "input through the stream: $(cat "$tmp/head")"

@@ -77,9 +77,8 @@ static void
 print_state(const char *unit, const struct unit_state *st)
 {
 	printf("unit=%s loaded=%d active=%s sub=%s result=%s exec_code=%d "
-	    "exec_status=%d main_pid=%u\n", unit, st->loaded, st->active,
-	    st->sub, st->result, st->exec_code, st->exec_status,
-	    st->main_pid);
+	    "exec_status=%d\n", unit, st->loaded, st->active,
+	    st->sub, st->result, st->exec_code, st->exec_status);
 }
 
 static void

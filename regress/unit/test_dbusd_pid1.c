@@ -2,9 +2,9 @@
  * test_dbusd_pid1.c: cmocka tests of what the root parent concludes from
  * PID 1's answers about itself (dbusd/pid1.c).  A child process plays
  * PID 1 on the other end of a socketpair (a peer-to-peer sd-bus server,
- * no daemon) and answers Properties.Get the way each case needs:
- * PrivatePIDs known, unknown, of the wrong type, or refused.  Runs
- * unprivileged.
+ * no daemon) and answers Properties.Get of Manager.Version the way
+ * each case needs: a version, of the wrong type, refused, or unknown.
+ * Runs unprivileged.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -27,11 +27,11 @@
 #include "proto/log.h"
 
 enum answer {
-	ANS_KNOWN,		/* PrivatePIDs = "no": the setting exists */
-	ANS_UNKNOWN,		/* UnknownProperty */
-	ANS_WRONG_TYPE,		/* PrivatePIDs as a boolean */
-	ANS_DENIED,		/* AccessDenied: neither yes nor no */
-	ANS_NO_VERSION,		/* Version unknown: no real systemd */
+	ANS_VERSION,		/* "257.1-1" */
+	ANS_EMPTY,		/* "" */
+	ANS_WRONG_TYPE,		/* Version as a boolean */
+	ANS_DENIED,		/* AccessDenied */
+	ANS_NO_VERSION,		/* UnknownProperty: no real systemd */
 };
 
 /* Answers one Properties.Get; anything else is a test failure (exit 3). */
@@ -43,20 +43,14 @@ fake_answer(sd_bus_message *m, enum answer a)
 	if (!sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties",
 	    "Get") || sd_bus_message_read(m, "ss", &iface, &name) <= 0)
 		_exit(3);
-	if (strcmp(iface, SD_MANAGER) == 0 && strcmp(name, "Version") == 0 &&
-	    strcmp(sd_bus_message_get_path(m), SD_PATH) == 0) {
-		if (a == ANS_NO_VERSION)
-			return sd_bus_reply_method_errorf(m,
-			    SD_BUS_ERROR_UNKNOWN_PROPERTY, "no");
-		return sd_bus_reply_method_return(m, "v", "s", "257.1-1");
-	}
-	if (strcmp(iface, SD_SERVICE) != 0 || strcmp(name, "PrivatePIDs") != 0 ||
-	    strcmp(sd_bus_message_get_path(m), SD_UNIT_PATH
-	    "/opencode_2dpty_2dsupervisor_2eservice") != 0)
+	if (strcmp(iface, SD_MANAGER) != 0 || strcmp(name, "Version") != 0 ||
+	    strcmp(sd_bus_message_get_path(m), SD_PATH) != 0)
 		_exit(3);
 	switch (a) {
-	case ANS_KNOWN:
-		return sd_bus_reply_method_return(m, "v", "s", "no");
+	case ANS_VERSION:
+		return sd_bus_reply_method_return(m, "v", "s", "257.1-1");
+	case ANS_EMPTY:
+		return sd_bus_reply_method_return(m, "v", "s", "");
 	case ANS_WRONG_TYPE:
 		return sd_bus_reply_method_return(m, "v", "b", 0);
 	case ANS_DENIED:
@@ -127,71 +121,41 @@ probe(enum answer a, struct dbusd *d)
 }
 
 static void
-test_known(void **state)
-{
-	struct dbusd		d;
-	struct pid1_info	pi;
-
-	(void)state;
-	assert_int_equal(probe(ANS_KNOWN, &d), 0);
-	dbusd_pid1_info(&d, &pi);
-	assert_int_equal(pi.private_pids, 1);
-	assert_string_equal(pi.version, "257.1-1");
-}
-
-static void
-test_unknown(void **state)
-{
-	struct dbusd		d;
-	struct pid1_info	pi;
-
-	(void)state;
-	assert_int_equal(probe(ANS_UNKNOWN, &d), 0);
-	dbusd_pid1_info(&d, &pi);
-	assert_int_equal(pi.private_pids, 0);
-	assert_string_equal(pi.version, "257.1-1");
-}
-
-/* Neither yes nor no: the open fails rather than guess. */
-static void
-test_wrong_type(void **state)
+test_version(void **state)
 {
 	struct dbusd	d;
 
 	(void)state;
-	assert_int_equal(probe(ANS_WRONG_TYPE, &d), -EBADMSG);
-	assert_int_equal(d.pid1.private_pids, 0);
+	assert_int_equal(probe(ANS_VERSION, &d), 0);
+	assert_string_equal(dbusd_pid1_version(&d), "257.1-1");
 }
 
+/* Anything but a version string: the open fails rather than guess. */
 static void
-test_denied(void **state)
+test_not_a_version(void **state)
 {
+	const struct { enum answer a; int r; } c[] = {
+		{ ANS_EMPTY, -EBADMSG },
+		{ ANS_WRONG_TYPE, -EBADMSG },
+		{ ANS_DENIED, -EACCES },
+		{ ANS_NO_VERSION, -EBADR },	/* sd-bus: UnknownProperty */
+	};
 	struct dbusd	d;
+	size_t		i;
 
 	(void)state;
-	assert_int_equal(probe(ANS_DENIED, &d), -EACCES);
-	assert_int_equal(d.pid1.private_pids, 0);
-}
-
-static void
-test_no_version(void **state)
-{
-	struct dbusd	d;
-
-	(void)state;
-	assert_int_equal(probe(ANS_NO_VERSION, &d), -EBADMSG);
-	assert_int_equal(d.pid1.private_pids, 0);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(probe(c[i].a, &d), c[i].r);
+		assert_string_equal(dbusd_pid1_version(&d), "");
+	}
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_known),
-		cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_wrong_type),
-		cmocka_unit_test(test_denied),
-		cmocka_unit_test(test_no_version),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_not_a_version),
 	};
 
 	log_init("test_dbusd_pid1", 0);
