@@ -5,7 +5,7 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
-RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
+RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/slot.c \
 			   relay/pump.c relay/conn.c relay/chan.c \
 			   $(RELAY_CORE_SRCS)
 

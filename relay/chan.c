@@ -2,7 +2,7 @@
  * chan.c: the relay's end of the channel to the root parent, the imsg
  * socketpair on RELAY_FD_PARENT.  Runs in the unprivileged, sandboxed
  * relay.  It moves messages and checks their payloads; what a message
- * means for a session is decided in session.c, which chan.c reaches only
+ * means for a session is decided in slot.c, which chan.c reaches only
  * through the two functions given to chan_init().
  *
  * The parent is the more trusted side: a message it should not have
@@ -39,11 +39,11 @@
 static int		 chan_fd = -1;
 static struct event	*chan_ev_read;
 static struct event	*chan_ev_write;
-static chan_msg_fn	*chan_msg_cb;		/* session.c: a message */
-static chan_sent_fn	*chan_sent_cb;		/* session.c: START_REQ left */
+static chan_msg_fn	*chan_msg_cb;		/* slot.c: a message */
+static chan_sent_fn	*chan_sent_cb;		/* slot.c: START_REQ left */
 
 /* The sessions with an unsent message, oldest first; one entry each. */
-static struct session	*chan_q[OPTY_MAX_SLOTS];
+static struct slot	*chan_q[OPTY_MAX_SLOTS];
 static size_t		 chan_qn;
 static int		 chan_done;	/* SHUTDOWN_DONE: 1 owed, 2 sent */
 
@@ -59,7 +59,7 @@ chan_unqueue(size_t i)
 }
 
 static void
-chan_enqueue(struct session *s, uint32_t type)
+chan_enqueue(struct slot *s, uint32_t type)
 {
 	if (chan_qn == OPTY_MAX_SLOTS)
 		fatalx("session %u: channel queue full", s->id);
@@ -69,7 +69,7 @@ chan_enqueue(struct session *s, uint32_t type)
 
 /* Sends the oldest pending message: 1 sent, 0 channel full. */
 static int
-chan_send(struct session *s)
+chan_send(struct slot *s)
 {
 	struct imsg_close	 cl;
 	struct imsg_signal	 sg;
@@ -162,7 +162,7 @@ full:
 }
 
 void
-chan_queue(struct session *s, uint32_t type)
+chan_queue(struct slot *s, uint32_t type)
 {
 	size_t	i;
 

@@ -5,7 +5,7 @@
  * resize, signal, the start frame), output frames and the exit frame
  * out.  Runs in the unprivileged, sandboxed relay.  It changes no
  * session state: a start frame, or a reason to end, is its result
- * (relay.h), and session.c acts on it.
+ * (relay.h), and slot.c acts on it.
  *
  * Bounds: at most one input frame (<= FRAME_MAX_INPUT bytes, held in the
  * frame reader) waits for the master, and at most one output frame
@@ -54,7 +54,7 @@ static struct log_limit	signal_dropped;
  * input), 0 while it must wait.
  */
 static int
-pump_write(struct session *s)
+pump_write(struct slot *s)
 {
 	const uint8_t	*p;
 	size_t		 len;
@@ -92,7 +92,7 @@ drop:
  * input frame waiting for the master.  Stalled means not reading.
  */
 int
-pump_input(struct session *s)
+pump_input(struct slot *s)
 {
 	size_t		used;
 	uint16_t	code = 0;
@@ -139,7 +139,7 @@ pump_input(struct session *s)
 
 /* The master takes input again: the held frame, then the client's. */
 int
-pump_master_write(struct session *s)
+pump_master_write(struct slot *s)
 {
 	if (!pump_write(s))
 		return PUMP_WAIT;
@@ -153,7 +153,7 @@ pump_master_write(struct session *s)
  * 1 if it is now queued.
  */
 static int
-pump_exit_due(struct session *s)
+pump_exit_due(struct slot *s)
 {
 	if (s->state != SS_RUNNING || !s->stream_eof || !s->got_exit ||
 	    s->exit_queued || !outbuf_empty(&s->out))
@@ -170,7 +170,7 @@ pump_exit_due(struct session *s)
  * pending, a peer held outside the unit).
  */
 static void
-pump_drain(struct session *s)
+pump_drain(struct slot *s)
 {
 	if (s->got_exit && !s->stream_eof && s->sfd != -1 &&
 	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
@@ -183,7 +183,7 @@ pump_drain(struct session *s)
  * over; once an output frame is out the master may be read again.
  */
 int
-pump_output(struct session *s)
+pump_output(struct slot *s)
 {
 	for (;;) {
 		if (conn_flush(s) == -1)
@@ -205,7 +205,7 @@ pump_output(struct session *s)
 
 /* The parent's exit report arrived while the unit runs. */
 int
-pump_exit(struct session *s)
+pump_exit(struct slot *s)
 {
 	if (!pump_exit_due(s)) {
 		pump_drain(s);
@@ -215,7 +215,7 @@ pump_exit(struct session *s)
 }
 
 int
-pump_master_read(struct session *s)
+pump_master_read(struct slot *s)
 {
 	uint8_t		*p;
 	size_t		 room;
@@ -257,7 +257,7 @@ pump_master_read(struct session *s)
  * the command's foreground process group.
  */
 void
-pump_resize(struct session *s, const struct winsize_req *ws)
+pump_resize(struct slot *s, const struct winsize_req *ws)
 {
 	struct winsize	w;
 
@@ -282,7 +282,7 @@ pump_resize(struct session *s, const struct winsize_req *ws)
  * surplus, not the relay's memory.
  */
 void
-pump_signal(struct session *s, uint8_t sig)
+pump_signal(struct slot *s, uint8_t sig)
 {
 	if (s->sigq_n == sizeof(s->sigq)) {
 		log_info_limited(&signal_dropped, "session %u: signal %u "
@@ -313,7 +313,7 @@ ev_want(struct event *ev, short what, int want)
  * while a frame is held is the backpressure in both directions.
  */
 void
-pump_watch(struct session *s)
+pump_watch(struct slot *s)
 {
 	int	live = (s->state == SS_ADMITTED || s->state == SS_STARTING ||
 		    s->state == SS_RUNNING) && s->cfd != -1;

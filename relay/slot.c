@@ -1,5 +1,5 @@
 /*
- * session.c: the relay's slot table and every change of a session's
+ * slot.c: the relay's slot table and every change of a session's
  * state (docs/RELAY.md).  Runs in the unprivileged, sandboxed relay.
  * Slot index == session id.  A slot is taken at accept and becomes free
  * again only when the parent confirms that the unit is gone
@@ -34,8 +34,8 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
-static struct session	 sess[OPTY_MAX_SLOTS];	/* the one table */
-static struct event_base *sess_base;
+static struct slot	 slots[OPTY_MAX_SLOTS];	/* the one table */
+static struct event_base *slot_base;
 static struct event	*ev_listen;
 static struct event	*ev_resume;		/* deferred pump_input() */
 static int		 listen_paused;
@@ -47,10 +47,10 @@ static struct log_limit	accept_busy;
 static struct log_limit	chan_denied;
 
 /* Scratch for the early encoding check of a start request. */
-static uint8_t	sess_scratch[IMSG_MAX_PAYLOAD];
+static uint8_t	slot_scratch[IMSG_MAX_PAYLOAD];
 
 static void
-session_clear(struct session *s)
+slot_clear(struct slot *s)
 {
 	s->state = SS_FREE;
 	s->cfd = -1;
@@ -100,15 +100,15 @@ listen_resume(void)
 
 /* Slots waiting for authentication (auth != 0) or past it (auth == 0). */
 static int
-session_count(int auth)
+slot_count(int auth)
 {
 	uint32_t	i;
 	int		n = 0;
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		if (sess[i].state == SS_FREE)
+		if (slots[i].state == SS_FREE)
 			continue;
-		if ((sess[i].state == SS_AUTH) == (auth != 0))
+		if ((slots[i].state == SS_AUTH) == (auth != 0))
 			n++;
 	}
 	return n;
@@ -116,7 +116,7 @@ session_count(int auth)
 
 /* Closes every descriptor and stops every event; the state stays. */
 static void
-session_teardown(struct session *s)
+slot_teardown(struct slot *s)
 {
 	event_del(s->ev_cread);
 	event_del(s->ev_cwrite);
@@ -147,7 +147,7 @@ shutdown_progress(void)
 	if (!shutting || shutdown_told)
 		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		if (sess[i].state != SS_FREE && sess[i].state != SS_CLOSING)
+		if (slots[i].state != SS_FREE && slots[i].state != SS_CLOSING)
 			return;
 	shutdown_told = 1;
 	chan_shutdown_done();
@@ -159,7 +159,7 @@ shutdown_progress(void)
  * unit.  The slot stays taken until the parent answers IMSG_CLOSED.
  */
 static void
-session_end(struct session *s, uint16_t code)
+slot_end(struct slot *s, uint16_t code)
 {
 	log_debug("session %u: end in %s, code %u, in %llu, out %llu",
 	    s->id, sess_state_name(s->state), code,
@@ -167,7 +167,7 @@ session_end(struct session *s, uint16_t code)
 	    (unsigned long long)s->bytes_out);
 	if (code != 0 && outbuf_empty(&s->out))
 		conn_send_error(s->cfd, code);
-	session_teardown(s);
+	slot_teardown(s);
 	s->state = SS_CLOSING;
 	s->sigq_n = 0;
 	chan_queue(s, IMSG_CLOSE_REQ);
@@ -180,7 +180,7 @@ session_end(struct session *s, uint16_t code)
  * before it is read.  So an idle relay holds no memory for past sessions.
  */
 static void
-session_release(void *buf, size_t len)
+slot_release(void *buf, size_t len)
 {
 	uintptr_t	start = (uintptr_t)buf, end = start + len;
 	uintptr_t	page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -193,19 +193,19 @@ session_release(void *buf, size_t len)
 }
 
 static void
-session_free(struct session *s)
+slot_free(struct slot *s)
 {
-	session_teardown(s);
-	session_clear(s);
-	session_release(s->raw, sizeof(s->raw));
-	session_release(s->out.buf, sizeof(s->out.buf));
-	session_release(s->in.fr.payload, sizeof(s->in.fr.payload));
+	slot_teardown(s);
+	slot_clear(s);
+	slot_release(s->raw, sizeof(s->raw));
+	slot_release(s->out.buf, sizeof(s->out.buf));
+	slot_release(s->in.fr.payload, sizeof(s->in.fr.payload));
 	listen_resume();
 }
 
 /* A valid start frame: hand it to the parent, descriptor attached. */
 static void
-session_started(struct session *s)
+slot_started(struct slot *s)
 {
 	event_del(s->ev_timer);
 	s->in.start.rows = s->ws.rows;
@@ -215,9 +215,9 @@ session_started(struct session *s)
 	 * carry while the client can still be told; chan.c encodes again
 	 * when the channel takes the message.
 	 */
-	if (msg_start_encode(&s->in.start, sess_scratch,
-	    sizeof(sess_scratch)) < 0) {
-		session_end(s, ERR_PROTOCOL);
+	if (msg_start_encode(&s->in.start, slot_scratch,
+	    sizeof(slot_scratch)) < 0) {
+		slot_end(s, ERR_PROTOCOL);
 		return;
 	}
 	log_debug("session %u: start frame, %u arguments, %ux%u", s->id,
@@ -229,48 +229,48 @@ session_started(struct session *s)
 
 /* What pump.c found: the start frame, the end, or nothing more now. */
 static void
-session_step(struct session *s, int rv)
+slot_step(struct slot *s, int rv)
 {
 	if (rv == PUMP_START)
-		session_started(s);
+		slot_started(s);
 	else if (rv >= 0)
-		session_end(s, (uint16_t)rv);
+		slot_end(s, (uint16_t)rv);
 	else if (s->state != SS_FREE && s->state != SS_CLOSING)
 		pump_watch(s);
 }
 
 /* The client or the master can be read or written: pump.c moves bytes. */
 static void
-session_client_cb(int fd, short what, void *arg)
+slot_client_cb(int fd, short what, void *arg)
 {
 	(void)fd;
-	session_step(arg, (what & EV_READ) ? pump_input(arg) :
+	slot_step(arg, (what & EV_READ) ? pump_input(arg) :
 	    pump_output(arg));
 }
 
 static void
-session_master_cb(int fd, short what, void *arg)
+slot_master_cb(int fd, short what, void *arg)
 {
 	(void)fd;
-	session_step(arg, (what & EV_READ) ? pump_master_read(arg) :
+	slot_step(arg, (what & EV_READ) ? pump_master_read(arg) :
 	    pump_master_write(arg));
 }
 
 static void
-session_gone_cb(int fd, short what, void *arg)
+slot_gone_cb(int fd, short what, void *arg)
 {
-	struct session	*s = arg;
+	struct slot	*s = arg;
 
 	(void)fd;
 	(void)what;
 	log_debug("session %u: client hung up", s->id);
-	session_end(s, 0);
+	slot_end(s, 0);
 }
 
 static void
-session_timeout_cb(int fd, short what, void *arg)
+slot_timeout_cb(int fd, short what, void *arg)
 {
-	struct session	*s = arg;
+	struct slot	*s = arg;
 
 	(void)fd;
 	(void)what;
@@ -278,12 +278,12 @@ session_timeout_cb(int fd, short what, void *arg)
 		return;
 	log_info("session %u: no start frame within %d s", s->id,
 	    RELAY_START_TIMEOUT);
-	session_end(s, ERR_PROTOCOL);
+	slot_end(s, ERR_PROTOCOL);
 }
 
 /* Input held back while a start request waited goes on from here. */
 static void
-session_resume_cb(int fd, short what, void *arg)
+slot_resume_cb(int fd, short what, void *arg)
 {
 	uint32_t	 i;
 
@@ -291,13 +291,13 @@ session_resume_cb(int fd, short what, void *arg)
 	(void)what;
 	(void)arg;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		if (sess[i].resume)
-			session_step(&sess[i], pump_input(&sess[i]));
+		if (slots[i].resume)
+			slot_step(&slots[i], pump_input(&slots[i]));
 }
 
 /* chan.c: the start request left; the parent holds its own copy now. */
 void
-session_start_sent(struct session *s)
+slot_start_sent(struct slot *s)
 {
 	close(intake_take_dirfd(&s->in));
 	intake_done(&s->in);
@@ -307,9 +307,9 @@ session_start_sent(struct session *s)
 }
 
 static void
-session_accept_cb(int fd, short what, void *arg)
+slot_accept_cb(int fd, short what, void *arg)
 {
-	struct session	*s;
+	struct slot	*s;
 	uint32_t	 i;
 	int		 cfd;
 
@@ -320,7 +320,7 @@ session_accept_cb(int fd, short what, void *arg)
 		 * Every authentication slot busy: the next peers wait in the
 		 * listen backlog, not refused, until an answer frees one.
 		 */
-		if (session_count(1) >= OPTY_MAX_AUTH) {
+		if (slot_count(1) >= OPTY_MAX_AUTH) {
 			listen_pause();
 			return;
 		}
@@ -337,7 +337,7 @@ session_accept_cb(int fd, short what, void *arg)
 			listen_pause();
 			return;
 		}
-		if (session_count(0) >= OPTY_MAX_SESSIONS) {
+		if (slot_count(0) >= OPTY_MAX_SESSIONS) {
 			log_info_limited(&accept_busy, "refusing a client: %d "
 			    "sessions live",
 			    OPTY_MAX_SESSIONS);
@@ -347,19 +347,19 @@ session_accept_cb(int fd, short what, void *arg)
 		}
 		/* The lowest free slot; both counts are under their caps. */
 		for (i = 0; i < OPTY_MAX_SLOTS; i++)
-			if (sess[i].state == SS_FREE)
+			if (slots[i].state == SS_FREE)
 				break;
 		if (i == OPTY_MAX_SLOTS)
 			fatalx("slot table full below both caps");
-		s = &sess[i];
+		s = &slots[i];
 		log_debug("session %u: accepted, asking the parent", s->id);
 		s->cfd = cfd;
-		if (event_assign(s->ev_cread, sess_base, cfd,
-		    EV_READ | EV_PERSIST, session_client_cb, s) == -1 ||
-		    event_assign(s->ev_cwrite, sess_base, cfd,
-		    EV_WRITE | EV_PERSIST, session_client_cb, s) == -1 ||
-		    event_assign(s->ev_cgone, sess_base, cfd,
-		    EV_CLOSED | EV_PERSIST, session_gone_cb, s) == -1)
+		if (event_assign(s->ev_cread, slot_base, cfd,
+		    EV_READ | EV_PERSIST, slot_client_cb, s) == -1 ||
+		    event_assign(s->ev_cwrite, slot_base, cfd,
+		    EV_WRITE | EV_PERSIST, slot_client_cb, s) == -1 ||
+		    event_assign(s->ev_cgone, slot_base, cfd,
+		    EV_CLOSED | EV_PERSIST, slot_gone_cb, s) == -1)
 			fatalx("event_assign client");
 		s->state = SS_AUTH;
 		/* The relay keeps its own copy; it reads nothing until OK. */
@@ -368,7 +368,7 @@ session_accept_cb(int fd, short what, void *arg)
 }
 
 static void
-session_admitted(struct session *s)
+slot_admitted(struct slot *s)
 {
 	struct timeval	tv = { RELAY_START_TIMEOUT, 0 };
 
@@ -376,7 +376,7 @@ session_admitted(struct session *s)
 	s->state = SS_ADMITTED;
 	intake_init(&s->in);
 	if (shutting) {
-		session_end(s, ERR_SHUTDOWN);
+		slot_end(s, ERR_SHUTDOWN);
 		return;
 	}
 	if (evtimer_add(s->ev_timer, &tv) == -1)
@@ -386,7 +386,7 @@ session_admitted(struct session *s)
 }
 
 static void
-session_running(struct session *s, int fd)
+slot_running(struct slot *s, int fd)
 {
 	if (s->state == SS_CLOSING) {
 		close(fd);		/* crossed our close request */
@@ -394,10 +394,10 @@ session_running(struct session *s, int fd)
 	}
 	log_debug("session %u: unit running", s->id);
 	s->sfd = fd;
-	if (event_assign(s->ev_sread, sess_base, fd, EV_READ | EV_PERSIST,
-	    session_master_cb, s) == -1 ||
-	    event_assign(s->ev_swrite, sess_base, fd, EV_WRITE | EV_PERSIST,
-	    session_master_cb, s) == -1)
+	if (event_assign(s->ev_sread, slot_base, fd, EV_READ | EV_PERSIST,
+	    slot_master_cb, s) == -1 ||
+	    event_assign(s->ev_swrite, slot_base, fd, EV_WRITE | EV_PERSIST,
+	    slot_master_cb, s) == -1)
 		fatalx("event_assign stream");
 	s->state = SS_RUNNING;
 	if (s->ws_pending)
@@ -405,7 +405,7 @@ session_running(struct session *s, int fd)
 	if (s->sigq_n > 0)
 		chan_queue(s, IMSG_SIGNAL_REQ);
 	if (s->shutdown) {
-		session_end(s, ERR_SHUTDOWN);
+		slot_end(s, ERR_SHUTDOWN);
 		return;
 	}
 	s->resume = 1;			/* an input frame may be waiting */
@@ -414,7 +414,7 @@ session_running(struct session *s, int fd)
 }
 
 static void
-session_exit(struct session *s, const struct imsg *m)
+slot_exit(struct slot *s, const struct imsg *m)
 {
 	uint8_t	payload[EXIT_FIXED_LEN + EXIT_MAX_RESULT];
 	int	n;
@@ -432,10 +432,10 @@ session_exit(struct session *s, const struct imsg *m)
 		if ((n = exit_encode(&s->exit, payload, sizeof(payload))) < 0)
 			fatalx("session %u: exit not encodable", s->id);
 		conn_send_frame(s->cfd, FRAME_EXIT, payload, (size_t)n);
-		session_end(s, 0);
+		slot_end(s, 0);
 		return;
 	}
-	session_step(s, pump_exit(s));
+	slot_step(s, pump_exit(s));
 }
 
 /*
@@ -446,9 +446,9 @@ session_exit(struct session *s, const struct imsg *m)
  * client still being authenticated is told when its answer comes.
  */
 static void
-session_shutdown(void)
+slot_shutdown(void)
 {
-	struct session	*s;
+	struct slot	*s;
 	uint32_t	 i;
 
 	if (shutting)
@@ -457,16 +457,16 @@ session_shutdown(void)
 	shutting = 1;
 	listen_pause();
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		s = &sess[i];
+		s = &slots[i];
 		switch (s->state) {
 		case SS_ADMITTED:
 		case SS_STARTING:
-			session_end(s, ERR_SHUTDOWN);
+			slot_end(s, ERR_SHUTDOWN);
 			break;
 		case SS_RUNNING:
 			s->shutdown = 1;
 			if (!s->exit_queued && outbuf_empty(&s->out))
-				session_end(s, ERR_SHUTDOWN);
+				slot_end(s, ERR_SHUTDOWN);
 			else
 				pump_watch(s);
 			break;
@@ -482,7 +482,7 @@ session_shutdown(void)
  * CLOSED before our CLOSE_REQ left, cannot come from a sane parent.
  */
 static void
-session_check_order(const struct session *s, const struct imsg *m)
+slot_check_order(const struct slot *s, const struct imsg *m)
 {
 	uint32_t	t = m->hdr.type;
 
@@ -498,48 +498,48 @@ session_check_order(const struct session *s, const struct imsg *m)
 
 /* chan.c: one message of the parent, already checked against msgtab. */
 void
-session_handle(struct imsg *m)
+slot_handle(struct imsg *m)
 {
-	struct session	*s = &sess[m->hdr.sid];
+	struct slot	*s = &slots[m->hdr.sid];
 	int		 fd = m->fd;
 
 	if (imsg_check_state(m, s->state) != 0)
 		fatalx("session %u: %s not allowed in state %s", s->id,
 		    imsg_type_name(m->hdr.type), sess_state_name(s->state));
-	session_check_order(s, m);
+	slot_check_order(s, m);
 	m->fd = -1;
 
 	switch (m->hdr.type) {
 	case IMSG_AUTH_OK:
-		session_admitted(s);
+		slot_admitted(s);
 		break;
 	case IMSG_AUTH_DENY:
 		log_info_limited(&chan_denied, "session %u: client denied, "
 		    "code %u", s->id,
 		    chan_code(m));
 		conn_send_error(s->cfd, chan_code(m));
-		session_free(s);
+		slot_free(s);
 		shutdown_progress();
 		break;
 	case IMSG_START_OK:
-		session_running(s, fd);
+		slot_running(s, fd);
 		break;
 	case IMSG_START_FAIL:
 		if (s->state == SS_CLOSING)
 			break;
 		log_info("session %u: start failed, code %u", s->id,
 		    chan_code(m));
-		session_end(s, chan_code(m));
+		slot_end(s, chan_code(m));
 		break;
 	case IMSG_EXIT:
-		session_exit(s, m);
+		slot_exit(s, m);
 		break;
 	case IMSG_CLOSED:
 		log_debug("session %u: closed, slot free", s->id);
-		session_free(s);
+		slot_free(s);
 		break;
 	case IMSG_SHUTDOWN:
-		session_shutdown();
+		slot_shutdown();
 		break;
 	default:
 		fatalx("session %u: unhandled %s", s->id,
@@ -548,12 +548,12 @@ session_handle(struct imsg *m)
 }
 
 static struct event *
-session_event(void)
+slot_event(void)
 {
 	struct event	*ev;
 
 	/* Assigned a real descriptor and callback when a session opens. */
-	if ((ev = event_new(sess_base, -1, 0, session_timeout_cb, NULL)) ==
+	if ((ev = event_new(slot_base, -1, 0, slot_timeout_cb, NULL)) ==
 	    NULL)
 		fatalx("event_new");
 	return ev;
@@ -561,35 +561,35 @@ session_event(void)
 
 /* Every event the table will use, made before the sandbox. */
 void
-session_init(struct event_base *base, int lsock)
+slot_init(struct event_base *base, int lsock)
 {
-	struct session	*s;
+	struct slot	*s;
 	uint32_t	 i;
 
-	sess_base = base;
+	slot_base = base;
 	ev_listen = event_new(base, lsock, EV_READ | EV_PERSIST,
-	    session_accept_cb, NULL);
-	ev_resume = event_new(base, -1, 0, session_resume_cb, NULL);
+	    slot_accept_cb, NULL);
+	ev_resume = event_new(base, -1, 0, slot_resume_cb, NULL);
 	if (ev_listen == NULL || ev_resume == NULL)
 		fatalx("event_new");
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		s = &sess[i];
+		s = &slots[i];
 		s->id = i;
-		session_clear(s);
-		s->ev_cread = session_event();
-		s->ev_cwrite = session_event();
-		s->ev_cgone = session_event();
-		s->ev_sread = session_event();
-		s->ev_swrite = session_event();
-		s->ev_timer = session_event();
-		if (evtimer_assign(s->ev_timer, base, session_timeout_cb, s) ==
+		slot_clear(s);
+		s->ev_cread = slot_event();
+		s->ev_cwrite = slot_event();
+		s->ev_cgone = slot_event();
+		s->ev_sread = slot_event();
+		s->ev_swrite = slot_event();
+		s->ev_timer = slot_event();
+		if (evtimer_assign(s->ev_timer, base, slot_timeout_cb, s) ==
 		    -1)
 			fatalx("evtimer_assign");
 	}
 }
 
 void
-session_listen(void)
+slot_listen(void)
 {
 	if (event_add(ev_listen, NULL) == -1)
 		fatalx("event_add");
