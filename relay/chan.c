@@ -1,13 +1,12 @@
 /*
  * chan.c: the relay's end of the channel to the root parent, the imsg
  * socketpair on RELAY_FD_PARENT.  Runs in the unprivileged, sandboxed
- * relay.  It moves messages and checks their payloads; what a message
- * means for a session is decided in slot.c, which chan.c reaches only
- * through the two functions given to chan_init().
- *
- * The parent is the more trusted side: a message it should not have
- * sent in a session's state means the channel or the parent is broken,
- * and the relay stops (fatalx) rather than guess.  End of file on the
+ * relay.  It moves messages and checks their payloads; whether a
+ * message is allowed in its slot's state, and what it means there, is
+ * decided in slot.c's table, which chan.c reaches only through the two
+ * functions given to chan_init().  A message or payload the parent
+ * should not have sent means the channel or the parent is broken, and
+ * the relay stops (fatalx) rather than guess.  End of file on the
  * channel is the normal way the relay ends (exit 0).
  *
  * Outgoing messages never block and are never dropped: each session has
@@ -122,10 +121,14 @@ chan_send(struct slot *s)
 		chan_sent_cb(s);
 	if (s->pending == IMSG_SIGNAL_REQ)
 		memmove(s->sigq, s->sigq + 1, --s->sigq_n);
-	s->pending = 0;
-	/* The next waiting signal goes behind every other session's. */
-	if (s->sigq_n > 0 && s->state == SS_RUNNING)
+	/*
+	 * The next waiting signal goes behind every other session's.  Only
+	 * after a signal: before the master, slot.c queues the first one.
+	 */
+	if (s->pending == IMSG_SIGNAL_REQ && s->sigq_n > 0)
 		chan_enqueue(s, IMSG_SIGNAL_REQ);
+	else
+		s->pending = 0;
 	return 1;
 }
 

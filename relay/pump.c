@@ -99,8 +99,8 @@ pump_input(struct slot *s)
 	int		ev, reads = 0;
 
 	s->resume = 0;
-	while (s->state == SS_ADMITTED || s->state == SS_STARTING ||
-	    s->state == SS_RUNNING) {
+	while (s->state == SLOT_ADMITTED || s->state == SLOT_STARTING ||
+	    s->state == SLOT_RUNNING) {
 		if (s->raw_off == s->raw_len && !s->in.fr.ready) {
 			if (reads++ == PUMP_READS_PER_WAKE)
 				break;
@@ -114,7 +114,7 @@ pump_input(struct slot *s)
 		s->raw_off += used;
 		if (ev == INTAKE_ERROR) {
 			log_info("session %u: bad client input in %s, code %u",
-			    s->id, sess_state_name(s->state), code);
+			    s->id, slot_state_name(s->state), code);
 			return code;
 		}
 		if (ev == INTAKE_RESIZE || ev == INTAKE_SIGNAL) {
@@ -126,7 +126,7 @@ pump_input(struct slot *s)
 			continue;
 		}
 		if (ev == INTAKE_STARTED)
-			return s->state == SS_ADMITTED ? PUMP_START :
+			return s->state == SLOT_ADMITTED ? PUMP_START :
 			    PUMP_WAIT;
 		if (ev == INTAKE_DATA) {
 			if (!pump_write(s))
@@ -155,7 +155,7 @@ pump_master_write(struct slot *s)
 static int
 pump_exit_due(struct slot *s)
 {
-	if (s->state != SS_RUNNING || !s->stream_eof || !s->got_exit ||
+	if (s->state != SLOT_RUNNING || !s->stream_eof || !s->got_exit ||
 	    s->exit_queued || !outbuf_empty(&s->out))
 		return 0;
 	if (outbuf_put_exit(&s->out, &s->exit) == -1)
@@ -173,7 +173,7 @@ static void
 pump_drain(struct slot *s)
 {
 	if (s->got_exit && !s->stream_eof && s->sfd != -1 &&
-	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
+	    s->state == SLOT_RUNNING && outbuf_empty(&s->out) &&
 	    !s->exit_queued && !s->shutdown)
 		event_active(s->ev_sread, EV_READ, 0);
 }
@@ -291,7 +291,7 @@ pump_signal(struct slot *s, uint8_t sig)
 		return;
 	}
 	s->sigq[s->sigq_n++] = sig;
-	if (s->state == SS_RUNNING && s->pending == 0)
+	if (s->state == SLOT_RUNNING && s->pending == 0)
 		chan_queue(s, IMSG_SIGNAL_REQ);
 }
 
@@ -315,8 +315,9 @@ ev_want(struct event *ev, short what, int want)
 void
 pump_watch(struct slot *s)
 {
-	int	live = (s->state == SS_ADMITTED || s->state == SS_STARTING ||
-		    s->state == SS_RUNNING) && s->cfd != -1;
+	int	live = (s->state == SLOT_ADMITTED ||
+		    s->state == SLOT_STARTING || s->state == SLOT_RUNNING) &&
+		    s->cfd != -1;
 	int	input_held = s->in.fr.ready && s->in.fr.hdr.type == FRAME_INPUT;
 
 	ev_want(s->ev_cread, EV_READ, live && !s->in.fr.ready &&
@@ -325,7 +326,7 @@ pump_watch(struct slot *s)
 	ev_want(s->ev_cgone, EV_CLOSED, live);
 	ev_want(s->ev_cwrite, EV_WRITE, live && !outbuf_empty(&s->out));
 	ev_want(s->ev_sread, EV_READ, live && s->sfd != -1 &&
-	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
+	    s->state == SLOT_RUNNING && outbuf_empty(&s->out) &&
 	    !s->exit_queued && !s->shutdown);
 	ev_want(s->ev_swrite, EV_WRITE, live && s->sfd != -1 &&
 	    input_held && !s->stream_dead);

@@ -29,10 +29,43 @@ struct event;
 #define RELAY_START_TIMEOUT	10	/* seconds from admission */
 #define RELAY_MAX_RECV_FDS	4	/* room to see surplus descriptors */
 
+/*
+ * A slot's states, the relay's own: only slot.c assigns them.  The
+ * relay has no ENDED (the parent's state after it told an exit): a
+ * slot stays RUNNING until the exit frame is out, then goes CLOSING.
+ */
+enum slot_state {
+	SLOT_FREE = 0,		/* no connection */
+	SLOT_AUTH,		/* connection handed to the parent, no answer */
+	SLOT_ADMITTED,		/* admitted, waiting for the start frame */
+	SLOT_STARTING,		/* start requested, no master yet */
+	SLOT_RUNNING,		/* master here, bytes flowing */
+	SLOT_CLOSING,		/* close requested, waiting for CLOSED */
+	SLOT_NSTATES
+};
+
+/* For log lines; inline so that pump.c need not call up into slot.c. */
+static inline const char *
+slot_state_name(enum slot_state st)
+{
+	static const char *const names[SLOT_NSTATES] = {
+		[SLOT_FREE] = "FREE",
+		[SLOT_AUTH] = "AUTH",
+		[SLOT_ADMITTED] = "ADMITTED",
+		[SLOT_STARTING] = "STARTING",
+		[SLOT_RUNNING] = "RUNNING",
+		[SLOT_CLOSING] = "CLOSING",
+	};
+
+	if ((unsigned int)st >= SLOT_NSTATES)
+		return "unknown";
+	return names[st];
+}
+
 /* One slot of the table in slot.c; its index is the session id. */
 struct slot {
 	uint32_t		 id;		/* == slot index */
-	enum sess_state		 state;		/* relay's view */
+	enum slot_state		 state;
 	int			 cfd;		/* client connection or -1 */
 	int			 sfd;		/* PTY master or -1 */
 

@@ -1,13 +1,15 @@
 /*
- * slot.c: the relay's slot table and every change of a session's
- * state (docs/RELAY.md).  Runs in the unprivileged, sandboxed relay.
- * Slot index == session id.  A slot is taken at accept and becomes free
- * again only when the parent confirms that the unit is gone
- * (IMSG_CLOSED) or refused the client (IMSG_AUTH_DENY).  The table has
- * room for OPTY_MAX_SESSIONS admitted sessions and OPTY_MAX_AUTH
- * connections waiting for authentication, each counted apart, so the
- * cap of OPTY_MAX_SESSIONS counts units and peers being refused never
- * take a session's place.
+ * slot.c: the relay's slots, one per connection, and every change of a
+ * slot's state (docs/RELAY.md).  Runs in the unprivileged, sandboxed
+ * relay.  Each message of the parent goes through one table, (slot
+ * state, message) -> action, next state, the relay's only gate on
+ * which message a state allows.  Slot index == session id.  A slot is
+ * taken at accept and becomes free again only when the parent confirms
+ * that the unit is gone (IMSG_CLOSED) or refused the client
+ * (IMSG_AUTH_DENY).  There is room for OPTY_MAX_SESSIONS admitted
+ * sessions and OPTY_MAX_AUTH connections waiting for authentication,
+ * each counted apart, so the cap of OPTY_MAX_SESSIONS counts units and
+ * peers being refused never take a session's place.
  *
  * Every event lands here: the listening socket, a session's client and
  * master (handed to pump.c, whose result decides), its start deadline,
@@ -34,7 +36,7 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
-static struct slot	 slots[OPTY_MAX_SLOTS];	/* the one table */
+static struct slot	 slots[OPTY_MAX_SLOTS];	/* index: session id */
 static struct event_base *slot_base;
 static struct event	*ev_listen;
 static struct event	*ev_resume;		/* deferred pump_input() */
@@ -52,7 +54,7 @@ static uint8_t	slot_scratch[IMSG_MAX_PAYLOAD];
 static void
 slot_clear(struct slot *s)
 {
-	s->state = SS_FREE;
+	s->state = SLOT_FREE;
 	s->cfd = -1;
 	s->sfd = -1;
 	s->pending = 0;
@@ -106,9 +108,9 @@ slot_count(int auth)
 	int		n = 0;
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		if (slots[i].state == SS_FREE)
+		if (slots[i].state == SLOT_FREE)
 			continue;
-		if ((slots[i].state == SS_AUTH) == (auth != 0))
+		if ((slots[i].state == SLOT_AUTH) == (auth != 0))
 			n++;
 	}
 	return n;
@@ -147,7 +149,8 @@ shutdown_progress(void)
 	if (!shutting || shutdown_told)
 		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		if (slots[i].state != SS_FREE && slots[i].state != SS_CLOSING)
+		if (slots[i].state != SLOT_FREE &&
+		    slots[i].state != SLOT_CLOSING)
 			return;
 	shutdown_told = 1;
 	chan_shutdown_done();
@@ -162,13 +165,13 @@ static void
 slot_end(struct slot *s, uint16_t code)
 {
 	log_debug("session %u: end in %s, code %u, in %llu, out %llu",
-	    s->id, sess_state_name(s->state), code,
+	    s->id, slot_state_name(s->state), code,
 	    (unsigned long long)s->bytes_in,
 	    (unsigned long long)s->bytes_out);
 	if (code != 0 && outbuf_empty(&s->out))
 		conn_send_error(s->cfd, code);
 	slot_teardown(s);
-	s->state = SS_CLOSING;
+	s->state = SLOT_CLOSING;
 	s->sigq_n = 0;
 	chan_queue(s, IMSG_CLOSE_REQ);
 	shutdown_progress();
@@ -222,7 +225,7 @@ slot_started(struct slot *s)
 	}
 	log_debug("session %u: start frame, %u arguments, %ux%u", s->id,
 	    s->in.start.argc, s->ws.rows, s->ws.cols);
-	s->state = SS_STARTING;
+	s->state = SLOT_STARTING;
 	chan_queue(s, IMSG_START_REQ);
 	pump_watch(s);
 }
@@ -235,7 +238,7 @@ slot_step(struct slot *s, int rv)
 		slot_started(s);
 	else if (rv >= 0)
 		slot_end(s, (uint16_t)rv);
-	else if (s->state != SS_FREE && s->state != SS_CLOSING)
+	else if (s->state != SLOT_FREE && s->state != SLOT_CLOSING)
 		pump_watch(s);
 }
 
@@ -274,7 +277,7 @@ slot_timeout_cb(int fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (s == NULL || s->state != SS_ADMITTED)
+	if (s == NULL || s->state != SLOT_ADMITTED)
 		return;
 	log_info("session %u: no start frame within %d s", s->id,
 	    RELAY_START_TIMEOUT);
@@ -347,7 +350,7 @@ slot_accept_cb(int fd, short what, void *arg)
 		}
 		/* The lowest free slot; both counts are under their caps. */
 		for (i = 0; i < OPTY_MAX_SLOTS; i++)
-			if (slots[i].state == SS_FREE)
+			if (slots[i].state == SLOT_FREE)
 				break;
 		if (i == OPTY_MAX_SLOTS)
 			fatalx("slot table full below both caps");
@@ -361,19 +364,28 @@ slot_accept_cb(int fd, short what, void *arg)
 		    event_assign(s->ev_cgone, slot_base, cfd,
 		    EV_CLOSED | EV_PERSIST, slot_gone_cb, s) == -1)
 			fatalx("event_assign client");
-		s->state = SS_AUTH;
+		s->state = SLOT_AUTH;
 		/* The relay keeps its own copy; it reads nothing until OK. */
 		chan_queue(s, IMSG_AUTH_REQ);
 	}
 }
 
+/*
+ * The parent's messages, one row each per slot state that may meet them
+ * (slot_table below).  The row's next state is set before its action
+ * runs, so the action works in the state the message led to; an action
+ * that ends the slot there goes on to CLOSING through slot_end(), the
+ * way every end of a slot goes.
+ */
+
+/* AUTH, AUTH_OK: the client may send its start frame now. */
 static void
-slot_admitted(struct slot *s)
+act_admitted(struct slot *s, struct imsg *m)
 {
 	struct timeval	tv = { RELAY_START_TIMEOUT, 0 };
 
+	(void)m;
 	log_debug("session %u: admitted", s->id);
-	s->state = SS_ADMITTED;
 	intake_init(&s->in);
 	if (shutting) {
 		slot_end(s, ERR_SHUTDOWN);
@@ -385,13 +397,24 @@ slot_admitted(struct slot *s)
 	listen_resume();		/* an authentication slot is free */
 }
 
+/* AUTH, AUTH_DENY: the parent has forgotten the slot, so no CLOSE_REQ. */
 static void
-slot_running(struct slot *s, int fd)
+act_denied(struct slot *s, struct imsg *m)
 {
-	if (s->state == SS_CLOSING) {
-		close(fd);		/* crossed our close request */
-		return;
-	}
+	log_info_limited(&chan_denied, "session %u: client denied, code %u",
+	    s->id, chan_code(m));
+	conn_send_error(s->cfd, chan_code(m));
+	slot_free(s);
+	shutdown_progress();
+}
+
+/* STARTING, START_OK: the master; what waited for it goes on now. */
+static void
+act_running(struct slot *s, struct imsg *m)
+{
+	int	fd = m->fd;
+
+	m->fd = -1;
 	log_debug("session %u: unit running", s->id);
 	s->sfd = fd;
 	if (event_assign(s->ev_sread, slot_base, fd, EV_READ | EV_PERSIST,
@@ -399,7 +422,6 @@ slot_running(struct slot *s, int fd)
 	    event_assign(s->ev_swrite, slot_base, fd, EV_WRITE | EV_PERSIST,
 	    slot_master_cb, s) == -1)
 		fatalx("event_assign stream");
-	s->state = SS_RUNNING;
 	if (s->ws_pending)
 		pump_resize(s, &s->ws);
 	if (s->sigq_n > 0)
@@ -413,44 +435,87 @@ slot_running(struct slot *s, int fd)
 	pump_watch(s);
 }
 
+/* STARTING, START_FAIL: the client is told the code. */
 static void
-slot_exit(struct slot *s, const struct imsg *m)
+act_start_failed(struct slot *s, struct imsg *m)
 {
-	uint8_t	payload[EXIT_FIXED_LEN + EXIT_MAX_RESULT];
-	int	n;
+	log_info("session %u: start failed, code %u", s->id, chan_code(m));
+	slot_end(s, chan_code(m));
+}
 
-	if (s->state == SS_CLOSING)
-		return;			/* crossed our close request */
-	if (s->got_exit)
-		fatalx("session %u: second exit report", s->id);
+static void
+slot_take_exit(struct slot *s, const struct imsg *m)
+{
 	chan_exit(m, &s->exit);
 	s->got_exit = 1;
 	log_debug("session %u: exit %u/%u %s", s->id, s->exit.code,
 	    s->exit.status, s->exit.result);
-	if (s->state == SS_STARTING) {
-		/* Never ran, so no output can be lost behind this frame. */
-		if ((n = exit_encode(&s->exit, payload, sizeof(payload))) < 0)
-			fatalx("session %u: exit not encodable", s->id);
-		conn_send_frame(s->cfd, FRAME_EXIT, payload, (size_t)n);
-		slot_end(s, 0);
-		return;
-	}
+}
+
+/* STARTING, EXIT: never ran, so no output can be lost behind it. */
+static void
+act_exit_early(struct slot *s, struct imsg *m)
+{
+	uint8_t	payload[EXIT_FIXED_LEN + EXIT_MAX_RESULT];
+	int	n;
+
+	slot_take_exit(s, m);
+	if ((n = exit_encode(&s->exit, payload, sizeof(payload))) < 0)
+		fatalx("session %u: exit not encodable", s->id);
+	conn_send_frame(s->cfd, FRAME_EXIT, payload, (size_t)n);
+	slot_end(s, 0);
+}
+
+/* RUNNING, EXIT: the exit frame follows the last byte of the master. */
+static void
+act_exit(struct slot *s, struct imsg *m)
+{
+	slot_take_exit(s, m);
 	slot_step(s, pump_exit(s));
 }
 
+/* CLOSING, START_OK: a master that crossed our close request. */
+static void
+act_late_master(struct slot *s, struct imsg *m)
+{
+	(void)s;
+	close(m->fd);
+	m->fd = -1;
+}
+
+/* CLOSING, START_FAIL or EXIT: an answer that crossed our close. */
+static void
+act_late(struct slot *s, struct imsg *m)
+{
+	(void)s;
+	(void)m;
+}
+
+/* CLOSING, CLOSED: the unit is gone; the slot may be taken again. */
+static void
+act_closed(struct slot *s, struct imsg *m)
+{
+	(void)m;
+	log_debug("session %u: closed, slot free", s->id);
+	slot_free(s);
+}
+
 /*
- * The supervisor is stopping: every client is given the output already
- * read, then ERR_SHUTDOWN, then its connection closes; nothing more is
- * read from any client or terminal, and no connection is accepted.
- * SHUTDOWN_DONE tells the parent once no client is left to tell; a
- * client still being authenticated is told when its answer comes.
+ * SHUTDOWN, in whatever state slot 0 is: the supervisor is stopping.
+ * Every client is given the output already read, then ERR_SHUTDOWN,
+ * then its connection closes; nothing more is read from any client or
+ * terminal, and no connection is accepted.  SHUTDOWN_DONE tells the
+ * parent once no client is left to tell; a client still being
+ * authenticated is told when its answer comes.
  */
 static void
-slot_shutdown(void)
+act_shutdown(struct slot *s0, struct imsg *m)
 {
 	struct slot	*s;
 	uint32_t	 i;
 
+	(void)s0;
+	(void)m;
 	if (shutting)
 		fatalx("second SHUTDOWN from the parent");
 	log_info("the supervisor is stopping: telling every client");
@@ -459,11 +524,11 @@ slot_shutdown(void)
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &slots[i];
 		switch (s->state) {
-		case SS_ADMITTED:
-		case SS_STARTING:
+		case SLOT_ADMITTED:
+		case SLOT_STARTING:
 			slot_end(s, ERR_SHUTDOWN);
 			break;
-		case SS_RUNNING:
+		case SLOT_RUNNING:
 			s->shutdown = 1;
 			if (!s->exit_queued && outbuf_empty(&s->out))
 				slot_end(s, ERR_SHUTDOWN);
@@ -478,73 +543,129 @@ slot_shutdown(void)
 }
 
 /*
- * Beyond the table: an answer to a request still queued here, or a
- * CLOSED before our CLOSE_REQ left, cannot come from a sane parent.
+ * What a row needs beyond the slot's state, from the relay's own side
+ * of the channel: an answer can come only once its question has left.
  */
-static void
-slot_check_order(const struct slot *s, const struct imsg *m)
-{
-	uint32_t	t = m->hdr.type;
+enum slot_need {
+	NEED_NONE = 0,
+	NEED_SENT,		/* nothing of ours queued: the request left */
+	NEED_START_SENT,	/* a START_REQ left (not withdrawn unsent) */
+	NEED_NO_EXIT,		/* no exit reported yet */
+};
 
-	if (s->pending != 0 && s->pending != IMSG_SIGNAL_REQ &&
-	    (s->pending != IMSG_CLOSE_REQ || t == IMSG_CLOSED))
-		fatalx("session %u: %s before our %s was sent", s->id,
-		    imsg_type_name(t), imsg_type_name(s->pending));
-	if ((t == IMSG_START_OK || t == IMSG_START_FAIL || t == IMSG_EXIT) &&
-	    !s->start_sent)
-		fatalx("session %u: %s without a start request", s->id,
-		    imsg_type_name(t));
+typedef void (*slot_action)(struct slot *, struct imsg *);
+
+struct slot_row {
+	enum slot_state		 state;
+	uint32_t		 type;
+	enum slot_need		 need;
+	slot_action		 action;
+	enum slot_state		 next;
+};
+
+/*
+ * Every (slot state, parent message) pair a sane parent can send; any
+ * other is fatal (slot_handle).  Rows that are not the plain answer to
+ * the request the state waits for:
+ *
+ * - CLOSING, START_OK / START_FAIL / EXIT: the parent answered our
+ *   START_REQ (or told the exit) before it read a CLOSE_REQ that crossed
+ *   its answer; only if a START_REQ left, since a close replaces a start
+ *   request still queued here.  The master is closed, the rest ignored.
+ * - STARTING, EXIT: the unit ended before the start job did; the client
+ *   gets the exit frame at once (no output can precede it).
+ * - RUNNING, EXIT: once only; the slot stays RUNNING until the master is
+ *   drained and the exit frame is out (pump.c).
+ * - CLOSING, CLOSED: only once our CLOSE_REQ left; a parent answering a
+ *   close it cannot have read is not sane.
+ * - AUTH and STARTING: an answer only once our AUTH_REQ or START_REQ
+ *   left (SENT); in STARTING nothing else is ever queued, so SENT there
+ *   is also "a START_REQ left", and a RUNNING slot always sent one.
+ * - SHUTDOWN: channel-wide (session id 0, proto/msgtab.c), so slot 0's
+ *   state says nothing about it: a row in every state, each leaving it
+ *   as it was (act_shutdown then ends slot 0 as it ends every other).
+ *   A second SHUTDOWN is fatal in act_shutdown.
+ * - No row in FREE or ADMITTED but SHUTDOWN: no question is pending.
+ *   None for SIGNAL_REQ's answer either: it has none.
+ */
+#define ROW(st, type, need, act, next) \
+	{ SLOT_ ## st, IMSG_ ## type, NEED_ ## need, act, SLOT_ ## next }
+
+static const struct slot_row slot_table[] = {
+	/* state	message		needs	    action	      next */
+	ROW(AUTH,	AUTH_OK,	SENT,       act_admitted,     ADMITTED),
+	ROW(AUTH,	AUTH_DENY,	SENT,       act_denied,       FREE),
+	ROW(STARTING,	START_OK,	SENT,       act_running,      RUNNING),
+	ROW(STARTING,	START_FAIL,	SENT,       act_start_failed, CLOSING),
+	ROW(STARTING,	EXIT,		SENT,       act_exit_early,   CLOSING),
+	ROW(RUNNING,	EXIT,		NO_EXIT,    act_exit,         RUNNING),
+	ROW(CLOSING,	START_OK,	START_SENT, act_late_master,  CLOSING),
+	ROW(CLOSING,	START_FAIL,	START_SENT, act_late,         CLOSING),
+	ROW(CLOSING,	EXIT,		START_SENT, act_late,         CLOSING),
+	ROW(CLOSING,	CLOSED,		SENT,       act_closed,       FREE),
+	ROW(FREE,	SHUTDOWN,	NONE,       act_shutdown,     FREE),
+	ROW(AUTH,	SHUTDOWN,	NONE,       act_shutdown,     AUTH),
+	ROW(ADMITTED,	SHUTDOWN,	NONE,       act_shutdown,     ADMITTED),
+	ROW(STARTING,	SHUTDOWN,	NONE,       act_shutdown,     STARTING),
+	ROW(RUNNING,	SHUTDOWN,	NONE,       act_shutdown,     RUNNING),
+	ROW(CLOSING,	SHUTDOWN,	NONE,       act_shutdown,     CLOSING),
+};
+
+/* The row for a message in a state, or NULL: no such row. */
+static const struct slot_row *
+slot_row(enum slot_state state, uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(slot_table) / sizeof(slot_table[0]); i++)
+		if (slot_table[i].state == state &&
+		    slot_table[i].type == type)
+			return &slot_table[i];
+	return NULL;
 }
 
-/* chan.c: one message of the parent, already checked against msgtab. */
+/* What a row needs and the slot lacks, or NULL. */
+static const char *
+slot_lacks(const struct slot *s, enum slot_need need)
+{
+	switch (need) {
+	case NEED_NONE:
+		return NULL;
+	case NEED_SENT:
+		return s->pending == 0 ? NULL : "our request still queued";
+	case NEED_START_SENT:
+		return s->start_sent ? NULL : "no start request sent";
+	case NEED_NO_EXIT:
+		return s->got_exit ? "second exit report" : NULL;
+	}
+	return "unknown need";
+}
+
+/*
+ * chan.c: one message of the parent, its type, length, descriptor and
+ * session id already checked against proto/msgtab.c.  This table is the
+ * relay's one gate on its state: the parent is the more trusted side,
+ * so a message it should not have sent means it or the channel is
+ * broken, and the relay stops rather than guess.
+ */
 void
 slot_handle(struct imsg *m)
 {
-	struct slot	*s = &slots[m->hdr.sid];
-	int		 fd = m->fd;
+	struct slot		*s = &slots[m->hdr.sid];
+	const struct slot_row	*row;
+	const char		*why;
 
-	if (imsg_check_state(m, s->state) != 0)
+	if ((row = slot_row(s->state, m->hdr.type)) == NULL)
 		fatalx("session %u: %s not allowed in state %s", s->id,
-		    imsg_type_name(m->hdr.type), sess_state_name(s->state));
-	slot_check_order(s, m);
-	m->fd = -1;
-
-	switch (m->hdr.type) {
-	case IMSG_AUTH_OK:
-		slot_admitted(s);
-		break;
-	case IMSG_AUTH_DENY:
-		log_info_limited(&chan_denied, "session %u: client denied, "
-		    "code %u", s->id,
-		    chan_code(m));
-		conn_send_error(s->cfd, chan_code(m));
-		slot_free(s);
-		shutdown_progress();
-		break;
-	case IMSG_START_OK:
-		slot_running(s, fd);
-		break;
-	case IMSG_START_FAIL:
-		if (s->state == SS_CLOSING)
-			break;
-		log_info("session %u: start failed, code %u", s->id,
-		    chan_code(m));
-		slot_end(s, chan_code(m));
-		break;
-	case IMSG_EXIT:
-		slot_exit(s, m);
-		break;
-	case IMSG_CLOSED:
-		log_debug("session %u: closed, slot free", s->id);
-		slot_free(s);
-		break;
-	case IMSG_SHUTDOWN:
-		slot_shutdown();
-		break;
-	default:
-		fatalx("session %u: unhandled %s", s->id,
-		    imsg_type_name(m->hdr.type));
-	}
+		    imsg_type_name(m->hdr.type), slot_state_name(s->state));
+	if ((why = slot_lacks(s, row->need)) != NULL)
+		fatalx("session %u: %s not allowed in state %s: %s", s->id,
+		    imsg_type_name(m->hdr.type), slot_state_name(s->state),
+		    why);
+	log_debug("session %u: %s in %s", s->id, imsg_type_name(m->hdr.type),
+	    slot_state_name(s->state));
+	s->state = row->next;
+	row->action(s, m);
 }
 
 static struct event *
