@@ -559,8 +559,8 @@ struct slot_row {
 	enum slot_state		 state;
 	uint32_t		 type;
 	enum slot_need		 need;
-	slot_action		 action;
 	enum slot_state		 next;
+	slot_action		 action;
 };
 
 /*
@@ -589,7 +589,7 @@ struct slot_row {
  *   None for SIGNAL_REQ's answer either: it has none.
  */
 #define ROW(st, type, need, act, next) \
-	{ SLOT_ ## st, IMSG_ ## type, NEED_ ## need, act, SLOT_ ## next }
+	{ SLOT_ ## st, IMSG_ ## type, NEED_ ## need, SLOT_ ## next, act }
 
 static const struct slot_row slot_table[] = {
 	/* state	message		needs	    action	      next */
