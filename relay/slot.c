@@ -371,7 +371,7 @@ slot_accept_cb(int fd, short what, void *arg)
 }
 
 /*
- * The parent's messages, one row each per slot state that may meet them
+ * The parent's messages, a row for each slot state that may meet them
  * (slot_table below).  The row's next state is set before its action
  * runs, so the action works in the state the message led to; an action
  * that ends the slot there goes on to CLOSING through slot_end(), the
