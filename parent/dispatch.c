@@ -1,10 +1,11 @@
 /*
  * dispatch.c: parent_dispatch_relay, the root parent's only door for the
  * relay.  Every message is checked against proto/msgtab.c (type,
- * direction, exact length, descriptor, session id) and the session's
- * state before session.c's table sees it as an event; any violation is
- * fatal and the parent fails closed, because a relay that breaks the
- * table is compromised.
+ * direction, exact length, descriptor, session id), then given to
+ * session.c's table as an event: a request with no row for the
+ * session's state is the one state check.  Any violation is fatal and
+ * the parent fails closed, because a relay that breaks the tables is
+ * compromised.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -59,14 +60,12 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 			fatalx("relay violated the message table: %s",
 			    imsg_strerror(r));
 		s = &parent->sessions[m->hdr.sid];
-		if (imsg_check_state(m, s->state) != 0)
-			relay_refuse(m, "not allowed in this state", s);
 		if (m->hdr.type == IMSG_SHUTDOWN_DONE)
 			parent_shutdown_done();
 		else if (relay_events[m->hdr.type] == PEV_NONE ||
 		    parent_session_event(s, relay_events[m->hdr.type],
 		    m) == -1)
-			relay_refuse(m, "no handler", s);
+			relay_refuse(m, "not allowed in this state", s);
 		if (m->fd != -1) {
 			close(m->fd);
 			m->fd = -1;

@@ -1,12 +1,14 @@
 /*
  * session.c: the life of a session in the root parent (root), as one
  * table: state x event -> action, next state.  The relay's requests
- * (dispatch.c, once proto/msgtab.c has checked them) arrive through
- * parent_session_event(); the news of the steps started here (auth.c,
- * start.c, pts.c, watch.c, shutdown.c) through the queue (sessq.c),
- * which only this file drains; only this file assigns a session's
- * state and answers the relay about a session.  Each relay request has
- * a row in every state msgtab.c allows it in.  A slot in AUTH is not a
+ * (dispatch.c, once proto/msgtab.c has checked their type, length and
+ * descriptor) arrive through parent_session_event(), and a request with
+ * no row in the session's state is the relay breaking the protocol:
+ * this table is the parent's only gate on states.  The news of the
+ * steps started here (auth.c, start.c, pts.c, watch.c, shutdown.c)
+ * arrives through the queue (sessq.c), which only this file drains;
+ * only this file assigns a session's state and answers the relay about
+ * a session.  A slot in AUTH is not a
  * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
  * given back to the relay (CLOSED) only once its unit is gone.
  *

@@ -1,9 +1,10 @@
 /*
  * session.h: a session of the root parent, owned by parent/session.c
- * (root).  Its one state is the channel's enum sess_state (proto/imsg.h),
- * so the state proto/msgtab.c checks is the state the table moves, and
- * only session.c assigns it.  The files session.c calls keep their own
- * fields below and tell it what happened by parent_session_post() only.
+ * (root).  Its one state is the parent's own enum sess_state, which only
+ * session.c assigns; session.c's table is the parent's one gate on which
+ * relay request a state allows.  The files session.c calls keep their
+ * own fields below and tell it what happened by parent_session_post()
+ * only.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -19,6 +20,37 @@
 #include "dbusd/dbusd.h"
 
 struct event;
+
+/* A session's states, as the parent sees them. */
+enum sess_state {
+	SS_FREE = 0,		/* no session */
+	SS_AUTH,		/* connection handed over, no answer yet */
+	SS_ADMITTED,		/* admitted, waiting for the start frame */
+	SS_STARTING,		/* start requested, unit not yet running */
+	SS_RUNNING,		/* unit running, bytes flowing */
+	SS_ENDED,		/* exit or start failure sent */
+	SS_CLOSING,		/* close requested, unit being stopped */
+	SS_NSTATES
+};
+
+/* For log lines. */
+static inline const char *
+sess_state_name(enum sess_state st)
+{
+	static const char *const names[SS_NSTATES] = {
+		[SS_FREE] = "FREE",
+		[SS_AUTH] = "AUTH",
+		[SS_ADMITTED] = "ADMITTED",
+		[SS_STARTING] = "STARTING",
+		[SS_RUNNING] = "RUNNING",
+		[SS_ENDED] = "ENDED",
+		[SS_CLOSING] = "CLOSING",
+	};
+
+	if ((unsigned int)st >= SS_NSTATES)
+		return "unknown";
+	return names[st];
+}
 
 /* The columns of session.c's table: what may happen to a session. */
 enum parent_session_ev {

@@ -75,7 +75,7 @@ signal_request(struct session *s, struct imsg *m)
 	if (!signal_allowed(sg.signo))
 		fatalx("relay violated the message table: signal %u is not "
 		    "in the allowed set (session %u)", sg.signo, s->sid);
-	/* Crossed the exit report (msgtab.c): nothing left to signal. */
+	/* Crossed the exit report (the ENDED row): nothing to signal. */
 	if (s->state != SS_RUNNING) {
 		log_debug("session %u: signal %u after the exit, dropped",
 		    s->sid, sg.signo);

@@ -60,28 +60,6 @@ imsg_type_name(uint32_t type)
 }
 
 const char *
-sess_state_name(int state)
-{
-	if (state < 0 || state >= SS_NSTATES)
-		return "unknown";
-	return sess_state_names[state];
-}
-
-int
-imsg_check_state(const struct imsg *msg, enum sess_state state)
-{
-	const struct msgtab_ent	*ent;
-
-	if ((ent = msgtab_lookup(msg->hdr.type)) == NULL)
-		return IMSG_E_STATE;
-	if ((int)state < 0 || state >= SS_NSTATES)
-		return IMSG_E_STATE;
-	if ((ent->states & SS_BIT(state)) == 0)
-		return IMSG_E_STATE;
-	return 0;
-}
-
-const char *
 imsg_strerror(int status)
 {
 	switch (status) {
@@ -115,8 +93,6 @@ imsg_strerror(int status)
 		return "descriptor missing";
 	case IMSG_E_SID:
 		return "session id out of range";
-	case IMSG_E_STATE:
-		return "message not allowed in session state";
 	default:
 		return "unknown";
 	}
@@ -141,7 +117,7 @@ imsg_send_valid(uint32_t type, uint32_t sid, int fd, const void *data,
 		return 0;
 	if (sid >= OPTY_MAX_SLOTS)
 		return 0;
-	if (ent->states == SS_ANY && sid != 0)
+	if (ent->scope == SCOPE_CHANNEL && sid != 0)
 		return 0;
 	return 1;
 }
@@ -211,7 +187,7 @@ imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
 	if (msg->hdr.sid >= OPTY_MAX_SLOTS)
 		return IMSG_E_SID;
 	/* A channel-wide message names no session. */
-	if (ent->states == SS_ANY && msg->hdr.sid != 0)
+	if (ent->scope == SCOPE_CHANNEL && msg->hdr.sid != 0)
 		return IMSG_E_SID;
 	return 1;
 }

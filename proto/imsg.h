@@ -49,20 +49,6 @@ enum imsg_type {
 	IMSG_TYPE_MAX
 };
 
-/* Session states, each as the receiving side sees them. */
-enum sess_state {
-	SS_FREE = 0,		/* no session */
-	SS_AUTH,		/* connection handed over, no answer yet */
-	SS_ADMITTED,		/* admitted, waiting for the start frame */
-	SS_STARTING,		/* start requested, unit not yet running */
-	SS_RUNNING,		/* unit running, bytes flowing */
-	SS_ENDED,		/* exit or start failure sent */
-	SS_CLOSING,		/* close requested, unit being stopped */
-	SS_NSTATES
-};
-#define SS_BIT(s)	(1u << (s))
-#define SS_ANY		((1u << SS_NSTATES) - 1)	/* channel-wide types */
-
 enum imsg_dir {
 	TO_PARENT = 1,
 	TO_RELAY = 2,
@@ -73,14 +59,23 @@ enum imsg_fdrule {
 	FD_REQUIRED = 1,
 };
 
+/* A channel-wide message names no session: its session id is 0. */
+enum imsg_scope {
+	SCOPE_SESSION = 0,
+	SCOPE_CHANNEL = 1,
+};
+
+/*
+ * The channel's facts about one type.  Which session state allows it
+ * is each receiver's own table (parent/session.c, relay/slot.c).
+ */
 struct msgtab_ent {
 	const char		*name;
 	enum imsg_dir		 dir;
 	uint32_t		 minlen;	/* == maxlen for fixed-size */
 	uint32_t		 maxlen;
 	enum imsg_fdrule	 fd;
-	/* SS_BIT() set, receiver view */
-	uint32_t		 states;
+	enum imsg_scope		 scope;
 };
 
 /* Fixed payloads (host byte order: both ends are one machine). */
@@ -138,21 +133,17 @@ enum imsg_status {
 	IMSG_E_FD_UNEXPECTED = -11,
 	IMSG_E_FD_MISSING = -12,
 	IMSG_E_SID = -13,	/* session id out of range */
-	IMSG_E_STATE = -14,	/* not allowed in the session's state */
 };
 
-/* The table (msgtab.c, data only), indexed by type and by state. */
+/* The table (msgtab.c, data only), indexed by type. */
 extern const struct msgtab_ent	msgtab[IMSG_TYPE_MAX];
-extern const char *const	sess_state_names[SS_NSTATES];
 
 const struct msgtab_ent *msgtab_lookup(uint32_t);
 const char *imsg_type_name(uint32_t);
 const char *imsg_strerror(int);
-const char *sess_state_name(int);
 
 int	imsg_send(int, uint32_t, uint32_t, int, const void *, size_t);
 int	imsg_recv(int, enum imsg_dir, struct imsg *);
-int	imsg_check_state(const struct imsg *, enum sess_state);
 
 int	msg_start_encode(const struct start_req *, uint8_t *, size_t);
 int	msg_start_decode(const uint8_t *, size_t, struct start_args *);

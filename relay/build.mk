@@ -5,7 +5,7 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 RELAY_CORE_SRCS		:= relay/intake.c relay/outbuf.c
-RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/session.c \
+RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/slot.c \
 			   relay/pump.c relay/conn.c relay/chan.c \
 			   $(RELAY_CORE_SRCS)
 
@@ -38,7 +38,8 @@ opencode-pty-relay_LDFLAGS	= -Wl,--fatal-warnings \
 opencode-pty-relay_STRIP	= $(RELAY_STRIP)
 SCRIPT_TESTS		+= regress/host/relay-nonss.sh regress/host/relay-layers.sh
 
-TESTS			+= test_sandbox test_relay_intake test_relay_outbuf
+TESTS			+= test_sandbox test_relay_intake test_relay_outbuf \
+			   test_relay_slot
 test_sandbox_SRCS	:= regress/unit/test_sandbox.c relay/sandbox.c \
 			   $(PROTO_LOG_SRCS)
 test_sandbox_LIBS	:= $(LIBEVENT) $(LIBSECCOMP) $(LIBSYSTEMD)
@@ -46,6 +47,11 @@ test_relay_intake_SRCS	:= regress/unit/test_relay_intake.c relay/intake.c \
 			   $(PROTO_FRAME_SRCS)
 test_relay_outbuf_SRCS	:= regress/unit/test_relay_outbuf.c relay/outbuf.c \
 			   regress/framepeer.c $(PROTO_FRAME_SRCS)
+# slot.c is compiled into its test, pump.c and conn.c replaced.
+test_relay_slot_SRCS	:= regress/unit/test_relay_slot.c relay/chan.c \
+			   relay/intake.c relay/outbuf.c $(PROTO_FRAME_SRCS) \
+			   $(PROTO_IMSG_SRCS) $(PROTO_LOG_SRCS)
+test_relay_slot_LIBS	:= $(LIBEVENT)
 
 TOOLS			+= opty-forgedparent
 opty-forgedparent_SRCS	:= regress/tools/opty-forgedparent.c \

@@ -1,13 +1,12 @@
 /*
  * chan.c: the relay's end of the channel to the root parent, the imsg
  * socketpair on RELAY_FD_PARENT.  Runs in the unprivileged, sandboxed
- * relay.  It moves messages and checks their payloads; what a message
- * means for a session is decided in session.c, which chan.c reaches only
- * through the two functions given to chan_init().
- *
- * The parent is the more trusted side: a message it should not have
- * sent in a session's state means the channel or the parent is broken,
- * and the relay stops (fatalx) rather than guess.  End of file on the
+ * relay.  It moves messages and checks their payloads; whether a
+ * message is allowed in its slot's state, and what it means there, is
+ * decided in slot.c's table, which chan.c reaches only through the two
+ * functions given to chan_init().  A message or payload the parent
+ * should not have sent means the channel or the parent is broken, and
+ * the relay stops (fatalx) rather than guess.  End of file on the
  * channel is the normal way the relay ends (exit 0).
  *
  * Outgoing messages never block and are never dropped: each session has
@@ -39,11 +38,11 @@
 static int		 chan_fd = -1;
 static struct event	*chan_ev_read;
 static struct event	*chan_ev_write;
-static chan_msg_fn	*chan_msg_cb;		/* session.c: a message */
-static chan_sent_fn	*chan_sent_cb;		/* session.c: START_REQ left */
+static chan_msg_fn	*chan_msg_cb;		/* slot.c: a message */
+static chan_sent_fn	*chan_sent_cb;		/* slot.c: START_REQ left */
 
 /* The sessions with an unsent message, oldest first; one entry each. */
-static struct session	*chan_q[OPTY_MAX_SLOTS];
+static struct slot	*chan_q[OPTY_MAX_SLOTS];
 static size_t		 chan_qn;
 static int		 chan_done;	/* SHUTDOWN_DONE: 1 owed, 2 sent */
 
@@ -59,7 +58,7 @@ chan_unqueue(size_t i)
 }
 
 static void
-chan_enqueue(struct session *s, uint32_t type)
+chan_enqueue(struct slot *s, uint32_t type)
 {
 	if (chan_qn == OPTY_MAX_SLOTS)
 		fatalx("session %u: channel queue full", s->id);
@@ -69,7 +68,7 @@ chan_enqueue(struct session *s, uint32_t type)
 
 /* Sends the oldest pending message: 1 sent, 0 channel full. */
 static int
-chan_send(struct session *s)
+chan_send(struct slot *s)
 {
 	struct imsg_close	 cl;
 	struct imsg_signal	 sg;
@@ -122,10 +121,14 @@ chan_send(struct session *s)
 		chan_sent_cb(s);
 	if (s->pending == IMSG_SIGNAL_REQ)
 		memmove(s->sigq, s->sigq + 1, --s->sigq_n);
-	s->pending = 0;
-	/* The next waiting signal goes behind every other session's. */
-	if (s->sigq_n > 0 && s->state == SS_RUNNING)
+	/*
+	 * The next waiting signal goes behind every other session's.  Only
+	 * after a signal: before the master, slot.c queues the first one.
+	 */
+	if (s->pending == IMSG_SIGNAL_REQ && s->sigq_n > 0)
 		chan_enqueue(s, IMSG_SIGNAL_REQ);
+	else
+		s->pending = 0;
 	return 1;
 }
 
@@ -162,7 +165,7 @@ full:
 }
 
 void
-chan_queue(struct session *s, uint32_t type)
+chan_queue(struct slot *s, uint32_t type)
 {
 	size_t	i;
 

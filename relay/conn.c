@@ -35,7 +35,7 @@ union conn_cmsgbuf {
  * must end, with *codep the error for the client (0: none).
  */
 int
-conn_read(struct session *s, uint16_t *codep)
+conn_read(struct slot *s, uint16_t *codep)
 {
 	struct msghdr		mh;
 	struct iovec		iov;
@@ -90,7 +90,7 @@ conn_read(struct session *s, uint16_t *codep)
 
 /* Writes the held frame: 0 once written or the socket is full, -1 gone. */
 int
-conn_flush(struct session *s)
+conn_flush(struct slot *s)
 {
 	const uint8_t	*p;
 	size_t		 len;

@@ -5,7 +5,7 @@
  * resize, signal, the start frame), output frames and the exit frame
  * out.  Runs in the unprivileged, sandboxed relay.  It changes no
  * session state: a start frame, or a reason to end, is its result
- * (relay.h), and session.c acts on it.
+ * (relay.h), and slot.c acts on it.
  *
  * Bounds: at most one input frame (<= FRAME_MAX_INPUT bytes, held in the
  * frame reader) waits for the master, and at most one output frame
@@ -54,7 +54,7 @@ static struct log_limit	signal_dropped;
  * input), 0 while it must wait.
  */
 static int
-pump_write(struct session *s)
+pump_write(struct slot *s)
 {
 	const uint8_t	*p;
 	size_t		 len;
@@ -92,15 +92,15 @@ drop:
  * input frame waiting for the master.  Stalled means not reading.
  */
 int
-pump_input(struct session *s)
+pump_input(struct slot *s)
 {
 	size_t		used;
 	uint16_t	code = 0;
 	int		ev, reads = 0;
 
 	s->resume = 0;
-	while (s->state == SS_ADMITTED || s->state == SS_STARTING ||
-	    s->state == SS_RUNNING) {
+	while (s->state == SLOT_ADMITTED || s->state == SLOT_STARTING ||
+	    s->state == SLOT_RUNNING) {
 		if (s->raw_off == s->raw_len && !s->in.fr.ready) {
 			if (reads++ == PUMP_READS_PER_WAKE)
 				break;
@@ -114,7 +114,7 @@ pump_input(struct session *s)
 		s->raw_off += used;
 		if (ev == INTAKE_ERROR) {
 			log_info("session %u: bad client input in %s, code %u",
-			    s->id, sess_state_name(s->state), code);
+			    s->id, slot_state_name(s->state), code);
 			return code;
 		}
 		if (ev == INTAKE_RESIZE || ev == INTAKE_SIGNAL) {
@@ -126,7 +126,7 @@ pump_input(struct session *s)
 			continue;
 		}
 		if (ev == INTAKE_STARTED)
-			return s->state == SS_ADMITTED ? PUMP_START :
+			return s->state == SLOT_ADMITTED ? PUMP_START :
 			    PUMP_WAIT;
 		if (ev == INTAKE_DATA) {
 			if (!pump_write(s))
@@ -139,7 +139,7 @@ pump_input(struct session *s)
 
 /* The master takes input again: the held frame, then the client's. */
 int
-pump_master_write(struct session *s)
+pump_master_write(struct slot *s)
 {
 	if (!pump_write(s))
 		return PUMP_WAIT;
@@ -153,9 +153,9 @@ pump_master_write(struct session *s)
  * 1 if it is now queued.
  */
 static int
-pump_exit_due(struct session *s)
+pump_exit_due(struct slot *s)
 {
-	if (s->state != SS_RUNNING || !s->stream_eof || !s->got_exit ||
+	if (s->state != SLOT_RUNNING || !s->stream_eof || !s->got_exit ||
 	    s->exit_queued || !outbuf_empty(&s->out))
 		return 0;
 	if (outbuf_put_exit(&s->out, &s->exit) == -1)
@@ -170,10 +170,10 @@ pump_exit_due(struct session *s)
  * pending, a peer held outside the unit).
  */
 static void
-pump_drain(struct session *s)
+pump_drain(struct slot *s)
 {
 	if (s->got_exit && !s->stream_eof && s->sfd != -1 &&
-	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
+	    s->state == SLOT_RUNNING && outbuf_empty(&s->out) &&
 	    !s->exit_queued && !s->shutdown)
 		event_active(s->ev_sread, EV_READ, 0);
 }
@@ -183,7 +183,7 @@ pump_drain(struct session *s)
  * over; once an output frame is out the master may be read again.
  */
 int
-pump_output(struct session *s)
+pump_output(struct slot *s)
 {
 	for (;;) {
 		if (conn_flush(s) == -1)
@@ -205,7 +205,7 @@ pump_output(struct session *s)
 
 /* The parent's exit report arrived while the unit runs. */
 int
-pump_exit(struct session *s)
+pump_exit(struct slot *s)
 {
 	if (!pump_exit_due(s)) {
 		pump_drain(s);
@@ -215,7 +215,7 @@ pump_exit(struct session *s)
 }
 
 int
-pump_master_read(struct session *s)
+pump_master_read(struct slot *s)
 {
 	uint8_t		*p;
 	size_t		 room;
@@ -257,7 +257,7 @@ pump_master_read(struct session *s)
  * the command's foreground process group.
  */
 void
-pump_resize(struct session *s, const struct winsize_req *ws)
+pump_resize(struct slot *s, const struct winsize_req *ws)
 {
 	struct winsize	w;
 
@@ -282,7 +282,7 @@ pump_resize(struct session *s, const struct winsize_req *ws)
  * surplus, not the relay's memory.
  */
 void
-pump_signal(struct session *s, uint8_t sig)
+pump_signal(struct slot *s, uint8_t sig)
 {
 	if (s->sigq_n == sizeof(s->sigq)) {
 		log_info_limited(&signal_dropped, "session %u: signal %u "
@@ -291,7 +291,7 @@ pump_signal(struct session *s, uint8_t sig)
 		return;
 	}
 	s->sigq[s->sigq_n++] = sig;
-	if (s->state == SS_RUNNING && s->pending == 0)
+	if (s->state == SLOT_RUNNING && s->pending == 0)
 		chan_queue(s, IMSG_SIGNAL_REQ);
 }
 
@@ -313,10 +313,11 @@ ev_want(struct event *ev, short what, int want)
  * while a frame is held is the backpressure in both directions.
  */
 void
-pump_watch(struct session *s)
+pump_watch(struct slot *s)
 {
-	int	live = (s->state == SS_ADMITTED || s->state == SS_STARTING ||
-		    s->state == SS_RUNNING) && s->cfd != -1;
+	int	live = (s->state == SLOT_ADMITTED ||
+		    s->state == SLOT_STARTING || s->state == SLOT_RUNNING) &&
+		    s->cfd != -1;
 	int	input_held = s->in.fr.ready && s->in.fr.hdr.type == FRAME_INPUT;
 
 	ev_want(s->ev_cread, EV_READ, live && !s->in.fr.ready &&
@@ -325,7 +326,7 @@ pump_watch(struct session *s)
 	ev_want(s->ev_cgone, EV_CLOSED, live);
 	ev_want(s->ev_cwrite, EV_WRITE, live && !outbuf_empty(&s->out));
 	ev_want(s->ev_sread, EV_READ, live && s->sfd != -1 &&
-	    s->state == SS_RUNNING && outbuf_empty(&s->out) &&
+	    s->state == SLOT_RUNNING && outbuf_empty(&s->out) &&
 	    !s->exit_queued && !s->shutdown);
 	ev_want(s->ev_swrite, EV_WRITE, live && s->sfd != -1 &&
 	    input_held && !s->stream_dead);

@@ -7,7 +7,7 @@
  * allowlist (sandbox.c), and from then on parses every untrusted client
  * frame and moves bytes between clients and unit streams.  main() wires
  * the layers: the channel (chan.c) hands each parent message to the
- * session table (session.c), which drives everything else.
+ * slot table (slot.c), which drives everything else.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -180,14 +180,14 @@ main(int argc, char *argv[])
 	set_flags(RELAY_FD_LISTEN);
 	ignore_signals();
 	base = make_base();
-	chan_init(base, RELAY_FD_PARENT, session_handle, session_start_sent);
-	session_init(base, RELAY_FD_LISTEN);
+	chan_init(base, RELAY_FD_PARENT, slot_handle, slot_start_sent);
+	slot_init(base, RELAY_FD_LISTEN);
 
 	relay_sandbox(OPTY_EMPTY_DIR, uid, gid);
 	log_debug("sandboxed, serving");
 
 	chan_open();
-	session_listen();
+	slot_listen();
 	if (event_base_dispatch(base) == -1)
 		fatalx("event loop failed");
 	fatalx("event loop ended");

@@ -1,11 +1,11 @@
 /*
- * relay.h: the session of the opencode-pty relay, the unprivileged,
+ * relay.h: the slot of the opencode-pty relay, the unprivileged,
  * sandboxed process that parses every client frame and moves bytes
  * between client sockets and PTY masters (docs/RELAY.md), and the
  * functions of each of its files.  Layers, each calling only those
- * below it: relay.c (main) -> session.c (the table, every state
+ * below it: relay.c (main) -> slot.c (the table, every state
  * change) -> pump.c (bytes) -> conn.c (the client socket); chan.c (the
- * channel to the root parent) is below session.c and pump.c.
+ * channel to the root parent) is below slot.c and pump.c.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -29,10 +29,43 @@ struct event;
 #define RELAY_START_TIMEOUT	10	/* seconds from admission */
 #define RELAY_MAX_RECV_FDS	4	/* room to see surplus descriptors */
 
-/* One slot of the table in session.c; its index is the session id. */
-struct session {
+/*
+ * A slot's states, the relay's own: only slot.c assigns them.  The
+ * relay has no ENDED (the parent's state after it told an exit): a
+ * slot stays RUNNING until the exit frame is out, then goes CLOSING.
+ */
+enum slot_state {
+	SLOT_FREE = 0,		/* no connection */
+	SLOT_AUTH,		/* connection handed to the parent, no answer */
+	SLOT_ADMITTED,		/* admitted, waiting for the start frame */
+	SLOT_STARTING,		/* start requested, no master yet */
+	SLOT_RUNNING,		/* master here, bytes flowing */
+	SLOT_CLOSING,		/* close requested, waiting for CLOSED */
+	SLOT_NSTATES
+};
+
+/* For log lines; inline so that pump.c need not call up into slot.c. */
+static inline const char *
+slot_state_name(enum slot_state st)
+{
+	static const char *const names[SLOT_NSTATES] = {
+		[SLOT_FREE] = "FREE",
+		[SLOT_AUTH] = "AUTH",
+		[SLOT_ADMITTED] = "ADMITTED",
+		[SLOT_STARTING] = "STARTING",
+		[SLOT_RUNNING] = "RUNNING",
+		[SLOT_CLOSING] = "CLOSING",
+	};
+
+	if ((unsigned int)st >= SLOT_NSTATES)
+		return "unknown";
+	return names[st];
+}
+
+/* One slot of the table in slot.c; its index is the session id. */
+struct slot {
 	uint32_t		 id;		/* == slot index */
-	enum sess_state		 state;		/* relay's view */
+	enum slot_state		 state;
 	int			 cfd;		/* client connection or -1 */
 	int			 sfd;		/* PTY master or -1 */
 
@@ -73,41 +106,41 @@ struct session {
 	struct intake		 in;
 };
 
-/* session.c: the slot table and every change of a session's state */
-void	 session_init(struct event_base *, int);
-void	 session_listen(void);
-void	 session_handle(struct imsg *);
-void	 session_start_sent(struct session *);
+/* slot.c: the slot table and every change of a session's state */
+void	 slot_init(struct event_base *, int);
+void	 slot_listen(void);
+void	 slot_handle(struct imsg *);
+void	 slot_start_sent(struct slot *);
 
 /*
  * pump.c: bytes between a session's client and its PTY master.  It
- * changes no state; its result, for session.c, is PUMP_WAIT, PUMP_START
+ * changes no state; its result, for slot.c, is PUMP_WAIT, PUMP_START
  * or, >= 0, the end of the session with that error code for the client
  * (0: none).
  */
 #define PUMP_WAIT	(-1)	/* nothing more to do now */
 #define PUMP_START	(-2)	/* a valid start frame in ADMITTED */
-int	 pump_input(struct session *);
-int	 pump_output(struct session *);
-int	 pump_master_read(struct session *);
-int	 pump_master_write(struct session *);
-int	 pump_exit(struct session *);
-void	 pump_resize(struct session *, const struct winsize_req *);
-void	 pump_signal(struct session *, uint8_t);
-void	 pump_watch(struct session *);
+int	 pump_input(struct slot *);
+int	 pump_output(struct slot *);
+int	 pump_master_read(struct slot *);
+int	 pump_master_write(struct slot *);
+int	 pump_exit(struct slot *);
+void	 pump_resize(struct slot *, const struct winsize_req *);
+void	 pump_signal(struct slot *, uint8_t);
+void	 pump_watch(struct slot *);
 
 /* conn.c: one client connection: reads, the held frame, last words */
-int	 conn_read(struct session *, uint16_t *);
-int	 conn_flush(struct session *);
+int	 conn_read(struct slot *, uint16_t *);
+int	 conn_flush(struct slot *);
 void	 conn_send_frame(int, uint8_t, const uint8_t *, size_t);
 void	 conn_send_error(int, uint16_t);
 
 /* chan.c: the channel to the root parent (fd RELAY_FD_PARENT) */
 typedef void	chan_msg_fn(struct imsg *);
-typedef void	chan_sent_fn(struct session *);
+typedef void	chan_sent_fn(struct slot *);
 void	 chan_init(struct event_base *, int, chan_msg_fn *, chan_sent_fn *);
 void	 chan_open(void);
-void	 chan_queue(struct session *, uint32_t);
+void	 chan_queue(struct slot *, uint32_t);
 void	 chan_shutdown_done(void);
 uint16_t chan_code(const struct imsg *);
 void	 chan_exit(const struct imsg *, struct exit_info *);

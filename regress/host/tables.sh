@@ -3,8 +3,9 @@
 # they describe: the relay's and the client's seccomp allowlists
 # (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md),
 # the imsg message table (docs/IMSG.md, from the table the channel
-# itself reads, printed by the test tool opty-msgtab) and the parent's
-# session table (docs/ARCHITECTURE.md).  Runs on the build
+# itself reads, printed by the test tool opty-msgtab), the parent's
+# session table (docs/ARCHITECTURE.md) and the relay's slot table
+# (docs/RELAY.md).  Runs on the build
 # host as any user; reads only.  A table that cannot be found fails.
 #
 # SPDX-License-Identifier: ISC
@@ -105,6 +106,16 @@ sed -n '/^| state | event | action | next | alternative |/,/^$/p' \
     LC_ALL=C sort > "$t/sess.doc"
 same "parent session table vs docs/ARCHITECTURE.md" "$t/sess.code" \
     "$t/sess.doc"
+
+# The relay's slot table: its ROW() lines and docs/RELAY.md.
+sed -n 's/^[[:space:]]*ROW(\([A-Z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*act_\([a-z_]*\),[[:space:]]*\([A-Z_]*\)),.*/\1 \2 \3 \4 \5/p' \
+    "$REPO/relay/slot.c" | LC_ALL=C sort > "$t/slot.code"
+sed -n '/^| state | message | needs | action | next |/,/^$/p' \
+    "$REPO/docs/RELAY.md" | awk -F'|' 'NR > 2 && NF > 5 {
+	o = ""; for (i = 2; i <= 6; i++) { f = $i; gsub(/ /, "", f)
+	    o = o (i > 2 ? " " : "") f }; print o }' |
+    LC_ALL=C sort > "$t/slot.doc"
+same "relay slot table vs docs/RELAY.md" "$t/slot.code" "$t/slot.doc"
 
 [ $fails = 0 ] && echo "all passed" || echo "$fails failed"
 [ $fails = 0 ]

@@ -4,7 +4,7 @@
  * in the words docs/IMSG.md uses, so regress/host/tables.sh can hold
  * the document to the code:
  *
- *	TYPE|DIRECTION|LENGTH|FD|RECEIVER STATES
+ *	TYPE|DIRECTION|LENGTH|FD|SESSION ID
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -13,23 +13,6 @@
 #include <stdio.h>
 
 #include "proto/imsg.h"
-
-static void
-print_states(uint32_t states)
-{
-	const char	*sep = "";
-	int		 s;
-
-	if (states == SS_ANY) {
-		printf("any (channel-wide)");
-		return;
-	}
-	for (s = 0; s < SS_NSTATES; s++)
-		if (states & SS_BIT(s)) {
-			printf("%s%s", sep, sess_state_names[s]);
-			sep = ", ";
-		}
-}
 
 int
 main(void)
@@ -48,8 +31,8 @@ main(void)
 		else
 			printf("%u..%u|", e->minlen, e->maxlen);
 		printf("%s|", e->fd == FD_REQUIRED ? "required" : "none");
-		print_states(e->states);
-		printf("\n");
+		printf("%s\n", e->scope == SCOPE_CHANNEL ?
+		    "0 (channel-wide)" : "the session's");
 	}
 	return ferror(stdout) ? 1 : 0;
 }

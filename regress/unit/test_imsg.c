@@ -492,40 +492,31 @@ test_send_refuses(void **state)
 	assert_int_equal(errno, EAGAIN);
 }
 
-/* Channel-wide types: every state, spelled out rather than SS_ANY. */
-#define ALL_STATES	(SS_BIT(SS_FREE) | SS_BIT(SS_AUTH) | \
-			 SS_BIT(SS_ADMITTED) | SS_BIT(SS_STARTING) | \
-			 SS_BIT(SS_RUNNING) | SS_BIT(SS_ENDED) | \
-			 SS_BIT(SS_CLOSING))
-
-/* The table, restated independently from docs/IMSG.md. */
+/*
+ * The table, restated independently from docs/IMSG.md: the channel's
+ * facts only.  Exactly SHUTDOWN and SHUTDOWN_DONE are channel-wide.
+ */
 static const struct {
 	uint32_t		type;
 	enum imsg_dir		dir;
 	uint32_t		minlen, maxlen;
 	enum imsg_fdrule	fd;
-	uint32_t		states;
+	enum imsg_scope		scope;
 } expect_tab[] = {
-	{ IMSG_AUTH_REQ, TO_PARENT, 0, 0, FD_REQUIRED, SS_BIT(SS_FREE) },
-	{ IMSG_AUTH_OK, TO_RELAY, 0, 0, FD_NONE, SS_BIT(SS_AUTH) },
-	{ IMSG_AUTH_DENY, TO_RELAY, 4, 4, FD_NONE, SS_BIT(SS_AUTH) },
+	{ IMSG_AUTH_REQ, TO_PARENT, 0, 0, FD_REQUIRED, SCOPE_SESSION },
+	{ IMSG_AUTH_OK, TO_RELAY, 0, 0, FD_NONE, SCOPE_SESSION },
+	{ IMSG_AUTH_DENY, TO_RELAY, 4, 4, FD_NONE, SCOPE_SESSION },
 	{ IMSG_START_REQ, TO_PARENT, 32 + 2, 32 + 65536, FD_REQUIRED,
-	    SS_BIT(SS_ADMITTED) },
-	{ IMSG_START_OK, TO_RELAY, 0, 0, FD_REQUIRED,
-	    SS_BIT(SS_STARTING) | SS_BIT(SS_CLOSING) },
-	{ IMSG_START_FAIL, TO_RELAY, 4, 4, FD_NONE,
-	    SS_BIT(SS_STARTING) | SS_BIT(SS_CLOSING) },
+	    SCOPE_SESSION },
+	{ IMSG_START_OK, TO_RELAY, 0, 0, FD_REQUIRED, SCOPE_SESSION },
+	{ IMSG_START_FAIL, TO_RELAY, 4, 4, FD_NONE, SCOPE_SESSION },
 	{ IMSG_EXIT, TO_RELAY, 8 + EXIT_MAX_RESULT, 8 + EXIT_MAX_RESULT,
-	    FD_NONE, SS_BIT(SS_STARTING) | SS_BIT(SS_RUNNING) |
-	    SS_BIT(SS_CLOSING) },
-	{ IMSG_CLOSE_REQ, TO_PARENT, 16, 16, FD_NONE,
-	    SS_BIT(SS_ADMITTED) | SS_BIT(SS_STARTING) | SS_BIT(SS_RUNNING) |
-	    SS_BIT(SS_ENDED) },
-	{ IMSG_CLOSED, TO_RELAY, 0, 0, FD_NONE, SS_BIT(SS_CLOSING) },
-	{ IMSG_SIGNAL_REQ, TO_PARENT, 4, 4, FD_NONE,
-	    SS_BIT(SS_RUNNING) | SS_BIT(SS_ENDED) },
-	{ IMSG_SHUTDOWN, TO_RELAY, 0, 0, FD_NONE, ALL_STATES },
-	{ IMSG_SHUTDOWN_DONE, TO_PARENT, 0, 0, FD_NONE, ALL_STATES },
+	    FD_NONE, SCOPE_SESSION },
+	{ IMSG_CLOSE_REQ, TO_PARENT, 16, 16, FD_NONE, SCOPE_SESSION },
+	{ IMSG_CLOSED, TO_RELAY, 0, 0, FD_NONE, SCOPE_SESSION },
+	{ IMSG_SIGNAL_REQ, TO_PARENT, 4, 4, FD_NONE, SCOPE_SESSION },
+	{ IMSG_SHUTDOWN, TO_RELAY, 0, 0, FD_NONE, SCOPE_CHANNEL },
+	{ IMSG_SHUTDOWN_DONE, TO_PARENT, 0, 0, FD_NONE, SCOPE_CHANNEL },
 };
 
 static void
@@ -544,7 +535,7 @@ test_table(void **state)
 		assert_int_equal(ent->minlen, expect_tab[i].minlen);
 		assert_int_equal(ent->maxlen, expect_tab[i].maxlen);
 		assert_int_equal(ent->fd, expect_tab[i].fd);
-		assert_int_equal(ent->states, expect_tab[i].states);
+		assert_int_equal(ent->scope, expect_tab[i].scope);
 	}
 	/* The receive buffer holds every legal message. */
 	for (i = 1; i < IMSG_TYPE_MAX; i++)
@@ -553,32 +544,6 @@ test_table(void **state)
 	assert_null(msgtab_lookup(0));
 	assert_null(msgtab_lookup(IMSG_TYPE_MAX));
 	assert_null(msgtab_lookup(0xffffffffu));
-}
-
-/* Every (type, state) pair answers as the table says, nothing more. */
-static void
-test_state_checks(void **state)
-{
-	size_t	i;
-	int	s, want;
-
-	(void)state;
-	for (i = 0; i < sizeof(expect_tab) / sizeof(expect_tab[0]); i++) {
-		memset(&msg.hdr, 0, sizeof(msg.hdr));
-		msg.hdr.type = expect_tab[i].type;
-		for (s = 0; s < SS_NSTATES; s++) {
-			want = (expect_tab[i].states & SS_BIT(s)) ? 0 :
-			    IMSG_E_STATE;
-			assert_int_equal(imsg_check_state(&msg, s), want);
-		}
-		assert_int_equal(imsg_check_state(&msg, SS_NSTATES),
-		    IMSG_E_STATE);
-	}
-	msg.hdr.type = IMSG_START_OK;
-	assert_int_equal(imsg_check_state(&msg, SS_STARTING), 0);
-	assert_int_equal(imsg_check_state(&msg, SS_RUNNING), IMSG_E_STATE);
-	msg.hdr.type = 0;
-	assert_int_equal(imsg_check_state(&msg, SS_FREE), IMSG_E_STATE);
 }
 
 /* A signal request: exactly 4 bytes, relay to parent, no descriptor. */
@@ -597,12 +562,6 @@ test_signal_req(void **state)
 	assert_int_equal(msg.hdr.len, 4);
 	assert_int_equal(msg.fd, -1);
 	assert_memory_equal(msg.data, &sg, sizeof(sg));
-	assert_int_equal(imsg_check_state(&msg, SS_RUNNING), 0);
-	assert_int_equal(imsg_check_state(&msg, SS_ENDED), 0);
-	assert_int_equal(imsg_check_state(&msg, SS_ADMITTED), IMSG_E_STATE);
-	assert_int_equal(imsg_check_state(&msg, SS_STARTING), IMSG_E_STATE);
-	assert_int_equal(imsg_check_state(&msg, SS_CLOSING), IMSG_E_STATE);
-	assert_int_equal(imsg_check_state(&msg, SS_FREE), IMSG_E_STATE);
 
 	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 0, 1, 0), 0, IMSG_E_SIZE);
 	reject_to_parent(p, forge(IMSG_SIGNAL_REQ, 3, 1, 3), 0, IMSG_E_SIZE);
@@ -635,7 +594,7 @@ static void
 test_shutdown_types(void **state)
 {
 	struct pair	*p = *state;
-	int		 s, fd;
+	int		 fd;
 
 	assert_int_equal(imsg_send(p->sv[1], IMSG_SHUTDOWN, 0, -1, NULL, 0),
 	    0);
@@ -643,17 +602,12 @@ test_shutdown_types(void **state)
 	assert_int_equal(msg.hdr.type, IMSG_SHUTDOWN);
 	assert_int_equal(msg.hdr.sid, 0);
 	assert_int_equal(msg.fd, -1);
-	for (s = 0; s < SS_NSTATES; s++)
-		assert_int_equal(imsg_check_state(&msg, s), 0);
-	assert_int_equal(imsg_check_state(&msg, SS_NSTATES), IMSG_E_STATE);
 
 	assert_int_equal(imsg_send(p->sv[0], IMSG_SHUTDOWN_DONE, 0, -1, NULL,
 	    0), 0);
 	assert_int_equal(imsg_recv(p->sv[1], TO_PARENT, &msg), 1);
 	assert_int_equal(msg.hdr.type, IMSG_SHUTDOWN_DONE);
 	assert_int_equal(msg.hdr.sid, 0);
-	for (s = 0; s < SS_NSTATES; s++)
-		assert_int_equal(imsg_check_state(&msg, s), 0);
 
 	/* A session id on a channel-wide message: refused on receive. */
 	reject_to_relay(p, forge(IMSG_SHUTDOWN, 0, 1, 0), 0, IMSG_E_SID);
@@ -713,13 +667,9 @@ test_names(void **state)
 	    "SHUTDOWN_DONE");
 	assert_string_equal(imsg_type_name(0), "unknown");
 	assert_string_equal(imsg_type_name(IMSG_TYPE_MAX), "unknown");
-	assert_string_equal(sess_state_name(SS_FREE), "FREE");
-	assert_string_equal(sess_state_name(SS_CLOSING), "CLOSING");
-	assert_string_equal(sess_state_name(-1), "unknown");
-	assert_string_equal(sess_state_name(SS_NSTATES), "unknown");
-	for (i = IMSG_E_IO; i >= IMSG_E_STATE; i--)
+	for (i = IMSG_E_IO; i >= IMSG_E_SID; i--)
 		assert_string_not_equal(imsg_strerror(i), "unknown");
-	assert_string_equal(imsg_strerror(IMSG_E_STATE - 1), "unknown");
+	assert_string_equal(imsg_strerror(IMSG_E_SID - 1), "unknown");
 	assert_string_equal(imsg_strerror(2), "unknown");
 }
 
@@ -752,7 +702,6 @@ main(void)
 		PT(test_signal_req),
 		PT(test_shutdown_types),
 		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_state_checks),
 		cmocka_unit_test(test_names),
 	};
 

@@ -1,12 +1,12 @@
 /*
  * test_parent_session.c: the root parent's session table
  * (parent/session.c), compiled into this test with the files it calls
- * replaced by recorders.  Test only; any user.  Checks that the table
- * has a row for a relay request in exactly the states proto/msgtab.c
- * allows it in, walks a session's life through the real imsg channel
- * (a socketpair standing for the relay), and shows that an event
- * posted from inside a transition runs once that transition is done, and
- * that news from a step waits in the queue until it is drained.
+ * replaced by recorders.  Test only; any user.  Checks that a relay
+ * request in a state with no row is refused (dispatch.c makes that
+ * fatal) and changes nothing, walks a session's life through the real
+ * imsg channel (a socketpair standing for the relay), and shows that
+ * an event posted from inside a transition runs once that transition
+ * is done, and that news from a step waits in the queue until drained.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -263,29 +263,39 @@ news(struct session *s, enum parent_session_ev ev, int code)
 	return row ? 0 : -1;
 }
 
-/* A row for each relay request in each state msgtab.c allows, no more. */
+/*
+ * A relay request with no row in the session's state is refused and
+ * changes nothing; the same request where a row allows it is taken.
+ */
 static void
-test_rows_match_msgtab(void **state)
+test_request_without_row(void **state)
 {
-	const struct { uint32_t type; enum parent_session_ev ev; } req[] = {
-		{ IMSG_AUTH_REQ, PEV_AUTH_REQ },
-		{ IMSG_START_REQ, PEV_START_REQ },
-		{ IMSG_CLOSE_REQ, PEV_CLOSE_REQ },
-		{ IMSG_SIGNAL_REQ, PEV_SIGNAL_REQ },
-	};
-	struct imsg	 m;
-	size_t		 i;
-	int		 st;
+	struct session		*s = &parent->sessions[4];
+	struct imsg_close	 c = { 0, 0 };
+	struct imsg_signal	 sg = { 2 };
 
 	(void)state;
-	memset(&m, 0, sizeof(m));
-	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
-		m.hdr.type = req[i].type;
-		for (st = 0; st < SS_NSTATES; st++)
-			assert_int_equal(has_row((enum sess_state)st,
-			    req[i].ev), imsg_check_state(&m,
-			    (enum sess_state)st) == 0);
-	}
+	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
+	    sizeof(c)), -1);
+	assert_int_equal(s->state, SS_FREE);
+	s->state = SS_ADMITTED;
+	assert_int_equal(relay_sends(s, PEV_SIGNAL_REQ, IMSG_SIGNAL_REQ, -1,
+	    &sg, sizeof(sg)), -1);
+	assert_int_equal(s->state, SS_ADMITTED);
+	assert_int_equal(relay_sends(s, PEV_AUTH_REQ, IMSG_AUTH_REQ, -1, NULL,
+	    0), -1);
+	assert_int_equal(s->state, SS_ADMITTED);
+	s->state = SS_CLOSING;
+	assert_int_equal(relay_sends(s, PEV_SIGNAL_REQ, IMSG_SIGNAL_REQ, -1,
+	    &sg, sizeof(sg)), -1);
+	assert_int_equal(s->state, SS_CLOSING);
+	assert_string_equal(t_calls, "");
+	/* Where a row allows it. */
+	s->state = SS_ADMITTED;
+	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
+	    sizeof(c)), 0);
+	assert_int_equal(s->state, SS_FREE);
+	assert_int_equal(relay_reads(4, NULL, NULL), IMSG_CLOSED);
 }
 
 /* FREE -> AUTH -> ADMITTED -> STARTING -> RUNNING -> ENDED -> CLOSING. */
@@ -522,7 +532,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows_match_msgtab),
+		cmocka_unit_test_setup_teardown(test_request_without_row, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_life, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_news_queued, setup,
 		    teardown),
