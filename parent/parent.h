@@ -90,6 +90,8 @@ int	watch_hint(const struct hint *);
 
 /* signal.c */
 void	signal_request(struct session *, struct imsg *);
+void	signal_late(struct session *, struct imsg *);
+void	signal_end(struct session *);
 
 /* shutdown.c */
 void	parent_stop_all(void);

@@ -249,7 +249,7 @@ watch_checked(struct dbusd_req *req, void *arg)
 	memset(&st, 0, sizeof(st));
 	r = dbusd_unit_state_end(req, &st);
 	dbusd_req_free(req);
-	s->req = NULL;
+	s->watch_req = NULL;
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
 		watch_arm(s, POLL_SLOW_USEC);
@@ -258,7 +258,11 @@ watch_checked(struct dbusd_req *req, void *arg)
 	watch_decide(s, &st);
 }
 
-/* One state read in flight per session; asks made meanwhile coalesce. */
+/*
+ * One state read in flight per session; asks made meanwhile coalesce.
+ * None while the start call is in flight: the unit's name means nothing
+ * to PID 1 before it has answered that (start.c calls watch_follow()).
+ */
 void
 watch_check(struct session *s)
 {
@@ -266,13 +270,13 @@ watch_check(struct session *s)
 
 	if (!s->unit_made)
 		return;
-	if (s->req != NULL) {
+	if (s->watch_req != NULL || s->start_call != NULL) {
 		s->recheck = 1;
 		return;
 	}
 	s->recheck = 0;
 	r = dbusd_unit_state_begin(parent->bus, s->unit, watch_checked, s,
-	    &s->req);
+	    &s->watch_req);
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
 		watch_arm(s, POLL_SLOW_USEC);
