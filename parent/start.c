@@ -190,7 +190,7 @@ start_prepare(struct session *s, struct imsg *m)
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
-	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) != 0) {
+	if ((s->start_code = dircheck_start(dirfd, &a.fixed)) != 0) {
 		close(dirfd);
 		return;
 	}
