@@ -7,8 +7,8 @@
 # holds only the allowlist; what a user shares between its processes
 # (/tmp, /var/tmp, /dev/shm, IPC, the cgroup tree, /proc, user
 # namespaces, core files) is the session's own, against a positive
-# control outside; the supervisor logs the Landlock ABI and the
-# optional hardening, and refuses to start when Landlock is refused to
+# control outside; the supervisor logs the Landlock ABI, systemd's
+# version and the Landlock scoping, and refuses to start when Landlock is refused to
 # it.  The probes that try to reach the buses and Docker from a session
 # are the attacker table's (70-session and later scripts).
 #
@@ -78,7 +78,15 @@ want BindReadOnlyPaths "$b"
 # Its lines go to a journald instance of their own (issue 25 item 8).
 want LogNamespace opencode-pty
 want InaccessiblePaths '-/run/dbus -/run/user'
-want PrivatePIDs "${ppids:+no}"
+# PrivatePIDs= is never set: "no" where PID 1 knows the setting at all
+# (asked of the supervisor's own unit), nothing where it does not.
+if busctl get-property org.freedesktop.systemd1 \
+    /org/freedesktop/systemd1/unit/opencode_2dpty_2dsupervisor_2eservice \
+    org.freedesktop.systemd1.Service PrivatePIDs >/dev/null 2>&1; then
+	want PrivatePIDs no
+else
+	want PrivatePIDs ''
+fi
 # What a user shares between its processes (issue 25 item 4).
 for p in PrivateTmp PrivateIPC ProtectControlGroups ProtectKernelTunables \
     ProtectKernelModules ProtectKernelLogs ProtectClock ProtectHostname \
