@@ -35,7 +35,9 @@ test_dbusd_req_SRCS	:= regress/unit/test_dbusd_req.c $(DBUSD_SRCS) \
 test_dbusd_req_LIBS	 = $(DBUSD_LIBS)
 
 TOOLS			+= opty-dbusprobe
-opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \
+# bus.c is compiled into the probe, which frees its bus at exit.
+opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c \
+			   $(filter-out dbusd/bus.c,$(DBUSD_SRCS)) \
 			   proto/argcodec.c proto/log.c proto/dirsock.c \
 			   proto/cmsgfd.c parent/pty.c
 opty-dbusprobe_LIBS	 = $(LIBSYSTEMD) $(LIBEVENT)

@@ -40,6 +40,8 @@
 
 #include <event2/event.h>
 
+/* NOLINTNEXTLINE(bugprone-suspicious-include): bus_free() is static */
+#include "dbusd/bus.c"
 #include "dbusd/dbusd.h"
 #include "parent/pty.h"
 #include "proto/config.h"
@@ -440,7 +442,7 @@ main(int argc, char **argv)
 	dbusd_hint_stats(p.d, &depth, &bound, &dropped);
 	fprintf(stderr, "hintq depth=%u bound=%u dropped=%llu\n", depth,
 	    bound, (unsigned long long)dropped);
-	dbusd_close(p.d);
+	bus_free(p.d);		/* flushes what was queued */
 	event_base_free(p.base);
 	return rc;
 }
