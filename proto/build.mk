@@ -13,8 +13,10 @@ PROTO_LOG_SRCS		:= proto/log.c
 
 TESTS			+= test_frame test_framerd test_imsg test_msgstart \
 			   test_argcodec test_vectors
+# frame.c is compiled into test_frame, which reads its static caps.
 test_frame_SRCS		:= regress/unit/test_frame.c regress/unit/seedreq.c \
-			   regress/framepeer.c $(PROTO_FRAME_SRCS)
+			   regress/framepeer.c \
+			   $(filter-out proto/frame.c,$(PROTO_FRAME_SRCS))
 test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
 test_vectors_SRCS	:= regress/unit/test_vectors.c regress/framepeer.c \
 			   $(PROTO_FRAME_SRCS)

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "proto/frame.h"
+/* NOLINTNEXTLINE(bugprone-suspicious-include): frame_type_cap() is static */
+#include "proto/frame.c"
 #include "regress/framepeer.h"
 #include "regress/unit/seedreq.h"
 
