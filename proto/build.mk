@@ -20,7 +20,10 @@ test_frame_SRCS		:= regress/unit/test_frame.c regress/unit/seedreq.c \
 test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
 test_vectors_SRCS	:= regress/unit/test_vectors.c regress/framepeer.c \
 			   $(PROTO_FRAME_SRCS)
-test_imsg_SRCS		:= regress/unit/test_imsg.c $(PROTO_IMSG_SRCS) \
+# imsg.c is compiled into test_imsg, which reads the table through its
+# static msgtab_lookup().
+test_imsg_SRCS		:= regress/unit/test_imsg.c \
+			   $(filter-out proto/imsg.c,$(PROTO_IMSG_SRCS)) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
 test_msgstart_SRCS	:= regress/unit/test_msgstart.c regress/unit/seedreq.c \
 			   $(PROTO_IMSG_SRCS) \
