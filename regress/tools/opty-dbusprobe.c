@@ -425,7 +425,9 @@ main(int argc, char **argv)
 		usage();
 	if ((p.base = event_base_new()) == NULL)
 		fatalx("event_base_new");
-	if ((r = dbusd_open(p.base, on_hint, NULL, &p, &p.d)) < 0)
+	/* p.d too: the analyzer lets calloc fail with errno 0. */
+	if ((r = dbusd_open(p.base, on_hint, NULL, &p, &p.d)) < 0 ||
+	    p.d == NULL)
 		fatalx("dbusd_open: %s", strerror(-r));
 	if (strcmp(argv[1], "ident") == 0 && argc == 2)
 		rc = cmd_ident(&p);
