@@ -11,9 +11,19 @@
 # main is the one exception.  A proto/ object shared by two programs
 # may define what only one of them uses: the link's --gc-sections
 # keeps it out of the other's binary (build-aux/deadcode.sh checks).
-# Positive control: the same probe, run on a program of two objects
+# Second, every field of a struct of this tree that the shipped sources
+# use is read by them somewhere (clang-query over each shipped source):
+# a use counts unless it is the left side of an assignment (compound
+# ones too) or a ++ or -- whose value is dropped; a struct passed to
+# syscall() by address is read whole (the kernel reads it); a union's
+# members are views of one storage and are not checked.  A read is
+# counted generously (sizeof, an address taken), so a field flagged is
+# written and never read.
+# Positive controls: the symbol probe, run on a program of two objects
 # built here, finds exactly the function and the datum no other object
-# refers to and the function called only inside its own file.
+# refers to and the function called only inside its own file; the
+# field probe, run on a file written here, finds exactly its field only
+# assigned and its counter only incremented.
 #
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -24,6 +34,8 @@ BUILD=${BUILD:-build}
 CC=${CC:-cc}
 command -v nm >/dev/null 2>&1 ||
     { echo "shipped-symbols: FAIL: nm is missing (binutils)" >&2; exit 1; }
+command -v clang-query >/dev/null 2>&1 || { echo "shipped-symbols: FAIL:" \
+    "clang-query is missing (make deps)" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -96,6 +108,67 @@ probe() {
 	comm -23 "$tmp/left" "$tmp/libused"
 }
 
+# Fields: prints "file:line name" for each field declared under the
+# prefix $1 that the C files $3... never read, compiled with flags $2.
+decl_m='fieldDecl(unless(hasParent(recordDecl(isUnion())))).bind("decl")'
+read_m='memberExpr(member(fieldDecl().bind("read")),'
+read_m="$read_m unless(hasParent(binaryOperator(isAssignmentOperator()))),"
+read_m="$read_m unless(hasParent(unaryOperator(anyOf(hasOperatorName(\"++\"),"
+read_m="$read_m hasOperatorName(\"--\")), hasParent(stmt(unless(expr())))))))"
+whole_m='callExpr(callee(functionDecl(hasName("syscall"))),'
+whole_m="$whole_m hasAnyArgument(ignoringParenImpCasts(unaryOperator("
+whole_m="$whole_m hasOperatorName(\"&\"), hasUnaryOperand(declRefExpr("
+whole_m="$whole_m hasType(recordDecl().bind(\"whole\"))))))))"
+printf 'set output dump\nset bind-root false\nm %s\nm %s\nm %s\n' \
+    "$decl_m" "$read_m" "$whole_m" > "$tmp/fields.q"
+unread() {
+	prefix=$1
+	flags=$2
+	shift 2
+	for c in "$@"; do
+		# shellcheck disable=SC2086
+		clang-query -f "$tmp/fields.q" "$c" -- $flags 2>"$tmp/cq.err" ||
+		    { cat "$tmp/cq.err" >&2; echo "shipped-symbols: FAIL:" \
+		    "clang-query on $c" >&2; return 1; }
+	done > "$tmp/fields.raw"
+	# "decl|read file:line name"; a whole record's fields are read.
+	awk -v pre="$prefix" '
+	function put(k, loc, rest,   w, n) {
+		sub(/ \047.*$/, "", rest)
+		n = split(rest, w, " ")
+		if (index(loc, pre) == 1)
+			print k, substr(loc, length(pre) + 1), w[n]
+	}
+	/^Binding for "/ { split($0, b, "\""); bind = b[2]; next }
+	bind == "whole" && /^RecordDecl / {
+		match($0, /<[^:,>]+:[0-9]+/)
+		rloc = substr($0, RSTART + 1, RLENGTH - 1)
+		rfile = rloc
+		sub(/:[0-9]+$/, "", rfile)
+		next
+	}
+	# Its fields: "<line:N:C" on a line of their own, "<col:C" on its.
+	bind == "whole" && /^[|`]-FieldDecl 0x[0-9a-f]+ <line:/ {
+		match($0, /<line:[0-9]+/)
+		put("read", rfile ":" substr($0, RSTART + 6, RLENGTH - 6), $0)
+		next
+	}
+	bind == "whole" && /^[|`]-FieldDecl 0x[0-9a-f]+ <col:/ {
+		put("read", rloc, $0)
+		next
+	}
+	(bind == "decl" || bind == "read") && /^FieldDecl / {
+		if (match($0, /<[^:,>]+:[0-9]+/))
+			put(bind, substr($0, RSTART + 1, RLENGTH - 1), $0)
+		bind = ""
+	}' "$tmp/fields.raw" | sort -u > "$tmp/fields.tab"
+	awk '$1 == "decl" { print $2, $3 }' "$tmp/fields.tab" > "$tmp/fdecl"
+	awk '$1 == "read" { print $2, $3 }' "$tmp/fields.tab" > "$tmp/fread"
+	[ -s "$tmp/fdecl" ] || { echo "shipped-symbols: FAIL: no field" \
+	    "declaration read" >&2; return 1; }
+	comm -23 "$tmp/fdecl" "$tmp/fread"
+}
+
 fail=0
 make -s --no-print-directory BUILD="$BUILD" shipped-objs > "$tmp/progs" ||
     { echo "shipped-symbols: FAIL: make shipped-objs" >&2; exit 1; }
@@ -113,6 +186,27 @@ if [ -n "$found" ]; then
 else
 	echo "shipped-symbols: $nprog programs, $ndef global definitions," \
 	    "each referred to by another object ($nlib by a library)"
+fi
+
+# The shipped sources, compiled as the build compiles them.
+srcs=$(cut -f2 "$tmp/progs" | tr ' ' '\n' |
+    sed -n "s|^$BUILD/obj[^/]*/\(.*\)\.o\$|\1.c|p" | sort -u)
+[ -n "$srcs" ] ||
+    { echo "shipped-symbols: FAIL: no source named" >&2; exit 1; }
+# shellcheck disable=SC2016
+cflags=$(make -s --no-print-directory BUILD="$BUILD" \
+    --eval='shipped-cflags: ; @echo $(CFLAGS)' shipped-cflags) ||
+    { echo "shipped-symbols: FAIL: cannot read CFLAGS" >&2; exit 1; }
+# shellcheck disable=SC2086
+found=$(unread "$PWD/" "$cflags -I$BUILD/gen" $srcs) || exit 1
+if [ -n "$found" ]; then
+	echo "shipped-symbols: FAIL: struct fields the shipped sources" \
+	    "never read (delete them):" >&2
+	echo "$found" | sed 's|^|  |' >&2
+	fail=1
+else
+	echo "shipped-symbols: $(wc -l < "$tmp/fdecl") struct fields of" \
+	    "$(echo "$srcs" | wc -l) shipped sources, each read"
 fi
 
 # The control: a.o calls b_used and defines a_self (called only in a.o)
@@ -148,6 +242,35 @@ if [ "$found" = "a.o a_self a.o a_unused b.o b_data " ]; then
 else
 	echo "shipped-symbols: FAIL: control: found '$found', want" \
 	    "a_self, a_unused, b_data" >&2
+	fail=1
+fi
+# The field control: set only, counted only; read, read by a ++ whose
+# value is used, read whole by the kernel, in a union.
+cat > "$tmp/ctl/f.c" <<'EOF'
+#include <unistd.h>
+struct t { int set_only, counted, got, pre; };
+struct k { int by_kernel; };
+union u { int one; char two; };
+int f(struct t *);
+int f(struct t *p)
+{
+	struct k	k;
+	union u		u;
+
+	k.by_kernel = 1;
+	u.one = 1;
+	p->set_only = 1;
+	p->counted++;
+	return p->got + ++p->pre + (int)syscall(0, &k) + u.two;
+}
+EOF
+found=$(unread "$tmp/ctl/" "" "$tmp/ctl/f.c" | tr '\n' ' ') || exit 1
+if [ "$found" = "f.c:2 counted f.c:2 set_only " ]; then
+	echo "shipped-symbols: control: a field only set and one only" \
+	    "incremented are found, the read ones and the union's are not"
+else
+	echo "shipped-symbols: FAIL: control: found fields '$found', want" \
+	    "counted, set_only" >&2
 	fail=1
 fi
 [ "$fail" -eq 0 ] && echo "shipped-symbols: ok"
