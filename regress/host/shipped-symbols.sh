@@ -15,7 +15,8 @@
 # use is read by them somewhere (clang-query over each shipped source):
 # a use counts unless it is the left side of an assignment (compound
 # ones too) or a ++ or -- whose value is dropped; a struct passed to
-# syscall() by address is read whole (the kernel reads it); a union's
+# syscall() or ioctl() by address is read whole (the kernel reads it,
+# padding too); a union's
 # members are views of one storage and are not checked.  A read is
 # counted generously (sizeof, an address taken), so a field flagged is
 # written and never read.
@@ -115,12 +116,14 @@ read_m='memberExpr(member(fieldDecl().bind("read")),'
 read_m="$read_m unless(hasParent(binaryOperator(isAssignmentOperator()))),"
 read_m="$read_m unless(hasParent(unaryOperator(anyOf(hasOperatorName(\"++\"),"
 read_m="$read_m hasOperatorName(\"--\")), hasParent(stmt(unless(expr())))))))"
-whole_m='callExpr(callee(functionDecl(hasName("syscall"))),'
-whole_m="$whole_m hasAnyArgument(ignoringParenImpCasts(unaryOperator("
-whole_m="$whole_m hasOperatorName(\"&\"), hasUnaryOperand(declRefExpr("
-whole_m="$whole_m hasType(recordDecl().bind(\"whole\"))))))))"
-printf 'set output dump\nset bind-root false\nm %s\nm %s\nm %s\n' \
-    "$decl_m" "$read_m" "$whole_m" > "$tmp/fields.q"
+kernel='callExpr(callee(functionDecl(hasAnyName("syscall", "ioctl"))),'
+kernel="$kernel hasAnyArgument(ignoringParenImpCasts("
+whole_m="$kernel unaryOperator(hasOperatorName(\"&\"), hasUnaryOperand("
+whole_m="$whole_m declRefExpr(hasType(recordDecl().bind(\"whole\"))))))))"
+whole_p="$kernel declRefExpr(hasType(pointsTo("
+whole_p="$whole_p recordDecl().bind(\"whole\")))))))"
+printf 'set output dump\nset bind-root false\nm %s\nm %s\nm %s\nm %s\n' \
+    "$decl_m" "$read_m" "$whole_m" "$whole_p" > "$tmp/fields.q"
 unread() {
 	prefix=$1
 	flags=$2
@@ -247,25 +250,29 @@ fi
 # The field control: set only, counted only; read, read by a ++ whose
 # value is used, read whole by the kernel, in a union.
 cat > "$tmp/ctl/f.c" <<'EOF'
+#include <sys/ioctl.h>
 #include <unistd.h>
 struct t { int set_only, counted, got, pre; };
 struct k { int by_kernel; };
+struct i { int by_ioctl; };
 union u { int one; char two; };
-int f(struct t *);
-int f(struct t *p)
+int f(struct t *, struct i *);
+int f(struct t *p, struct i *ip)
 {
 	struct k	k;
 	union u		u;
 
 	k.by_kernel = 1;
+	ip->by_ioctl = 1;
 	u.one = 1;
 	p->set_only = 1;
 	p->counted++;
-	return p->got + ++p->pre + (int)syscall(0, &k) + u.two;
+	return p->got + ++p->pre + (int)syscall(0, &k) + ioctl(0, 0, ip) +
+	    u.two;
 }
 EOF
 found=$(unread "$tmp/ctl/" "" "$tmp/ctl/f.c" | tr '\n' ' ') || exit 1
-if [ "$found" = "f.c:2 counted f.c:2 set_only " ]; then
+if [ "$found" = "f.c:3 counted f.c:3 set_only " ]; then
 	echo "shipped-symbols: control: a field only set and one only" \
 	    "incremented are found, the read ones and the union's are not"
 else
