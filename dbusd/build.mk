@@ -7,7 +7,7 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
-			   dbusd/call.c dbusd/decode.c dbusd/ident.c \
+			   dbusd/call.c dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c dbusd/sweep.c \
 			   dbusd/name.c dbusd/req.c dbusd/pid1.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)

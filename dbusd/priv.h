@@ -127,7 +127,7 @@ struct prop_want {
 	size_t		 size;		/* "s": buffer; "ay": exact length */
 };
 
-/* decode.c: pure, no bus. */
+/* props.c: decoding, no bus I/O. */
 int	props_decode(const struct prop_want *, size_t,
 	    const struct prop_value *, size_t, void *);
 int	prop_read_variant(sd_bus_message *, struct prop_value *);

@@ -262,6 +262,8 @@ auth_next(void)
 void
 auth_drop(struct session *s)
 {
+	dbusd_req_free(s->auth_req);	/* cancels what is in flight */
+	s->auth_req = NULL;
 	s->auth_waiting = 0;
 	if (s->auth_counted) {
 		s->auth_counted = 0;
@@ -290,7 +292,8 @@ auth_read(struct session *s)
 {
 	int	 r;
 
-	r = dbusd_client_ident_begin(parent->bus, auth_read_done, s, &s->req);
+	r = dbusd_client_ident_begin(parent->bus, auth_read_done, s,
+	    &s->auth_req);
 	if (r < 0) {
 		log_warnx("client identity: %s", strerror(-r));
 		auth_finish(s, ERR_INTERNAL);
@@ -347,10 +350,10 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	memset(&id, 0, sizeof(id));
 	r = dbusd_client_ident_end(req, &id);
 	dbusd_req_free(req);
-	s->req = NULL;
+	s->auth_req = NULL;
 	if (r < 0)
 		code = auth_read_code(r);
-	else if (s->state == SS_AUTH) {	/* admission: must fit the peer */
+	else if (s->auth_admission) {	/* admission: must fit the peer */
 		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
 		    (code = auth_dumpable(s, "admission")) == 0 &&
 		    (code = auth_alive(s)) == 0) {
@@ -392,7 +395,6 @@ conn_once(struct session *s, int conn)
 		fatal("relay: SO_COOKIE of session %u's connection", s->sid);
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		if (&parent->sessions[i] != s &&
-		    parent->sessions[i].state != SS_FREE &&
 		    parent->sessions[i].conn_cookie == cookie)
 			fatalx("relay: connection admitted twice (sessions %u "
 			    "and %u)", parent->sessions[i].sid, s->sid);
@@ -406,6 +408,7 @@ auth_begin(struct session *s, int conn)
 	int		 code;
 
 	s->auth_pid = 0;
+	s->auth_admission = 1;
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
 	close(conn);
@@ -429,5 +432,6 @@ void
 auth_revalidate(struct session *s)
 {
 	s->auth_pid = s->client_pid;
+	s->auth_admission = 0;
 	auth_read(s);
 }

@@ -49,7 +49,7 @@ start_statx(int dirfd, struct statx *stx)
 }
 
 int
-start_dircheck(int dirfd, const struct msg_start *ms)
+dircheck_start(int dirfd, const struct msg_start *ms)
 {
 	struct statx	 stx;
 

@@ -10,6 +10,6 @@
 struct msg_start;
 
 /* 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
-int	start_dircheck(int dirfd, const struct msg_start *ms);
+int	dircheck_start(int dirfd, const struct msg_start *ms);
 
 #endif

@@ -29,7 +29,7 @@ static const enum parent_session_ev relay_events[IMSG_TYPE_MAX] = {
 static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */
 
 static void
-relay_refuse(struct imsg *m, const char *why, const struct session *s)
+dispatch_refuse(struct imsg *m, const char *why, const struct session *s)
 {
 	if (m->fd != -1)
 		close(m->fd);
@@ -53,7 +53,7 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		if (r == IMSG_E_IO && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (r == 0)
-			relay_lost("closed the channel");
+			relayproc_lost("closed the channel");
 		if (r == IMSG_E_IO)
 			fatal("relay channel");
 		if (r < 0)
@@ -65,7 +65,7 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		else if (relay_events[m->hdr.type] == PEV_NONE ||
 		    parent_session_event(s, relay_events[m->hdr.type],
 		    m) == -1)
-			relay_refuse(m, "not allowed in this state", s);
+			dispatch_refuse(m, "not allowed in this state", s);
 		if (m->fd != -1) {
 			close(m->fd);
 			m->fd = -1;

@@ -1,17 +1,15 @@
 /*
- * main.c: opencode-pty-supervisor, the root parent.  Sets up the socket
- * and the relay channel, execs the unprivileged relay, drops every
- * capability (privdrop.c), and only then opens the system bus (sd-bus
- * connections do not survive fork).  From
- * then on it only answers the relay and follows systemd.
+ * main.c: opencode-pty-supervisor, the root parent.  Starts the
+ * unprivileged relay with the socket and its channel (relayproc.c),
+ * drops every capability (privdrop.c), and only then opens the system
+ * bus (sd-bus connections do not survive fork).  From then on it only
+ * answers the relay and follows systemd.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
-#include <sys/socket.h>
 #include <sys/types.h>
 
-#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -73,28 +71,12 @@ allow_dumpable_read(void)
 }
 
 static void
-relay_start(int verbose)
-{
-	int	 ch[2], lfd;
-
-	lfd = parent_listen();
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
-		fatal("socketpair");
-	parent->relay_pid = relay_spawn(ch[1], lfd, verbose);
-	close(ch[1]);
-	close(lfd);
-	parent->relay_fd = ch[0];
-	if (fcntl(parent->relay_fd, F_SETFL, O_NONBLOCK) == -1)
-		fatal("fcntl");
-}
-
-static void
 signals_setup(void)
 {
 	static struct event	*ev[4];
 	const int		 sigs[4] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
 	event_callback_fn	 fns[4] = { parent_shutdown, parent_shutdown,
-				    relay_reap, NULL };
+				    relayproc_reap, NULL };
 	int			 i;
 
 	for (i = 0; i < 4; i++) {
@@ -166,7 +148,7 @@ main(int argc, char *argv[])
 	parent->tty_gid = pty_check();
 	allow_dumpable_read();
 	parent_make_rundir();
-	relay_start(verbose);
+	relayproc_start(verbose);
 	parent_drop_privileges();
 	/* Two priorities: the session queue's (sessq.c) before the rest. */
 	if ((parent->base = event_base_new()) == NULL ||

@@ -56,9 +56,9 @@ int	parent_listen(void);
 void	parent_make_rundir(void);
 
 /* relayproc.c */
-pid_t	relay_spawn(int, int, int);
-void	relay_reap(int, short, void *);
-void	relay_lost(const char *) __attribute__((noreturn));
+void	relayproc_start(int);
+void	relayproc_reap(int, short, void *);
+void	relayproc_lost(const char *) __attribute__((noreturn));
 
 /* dispatch.c */
 void	parent_dispatch_relay(int, short, void *);
@@ -90,6 +90,8 @@ int	watch_hint(const struct hint *);
 
 /* signal.c */
 void	signal_request(struct session *, struct imsg *);
+void	signal_late(struct session *, struct imsg *);
+void	signal_end(struct session *);
 
 /* shutdown.c */
 void	parent_stop_all(void);

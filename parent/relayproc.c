@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@
 
 #define RELAY_IDENT	"opencode-pty-relay"
 
-struct relay_exec {
+struct relayproc_args {
 	int	 chfd, lfd, logfd, exefd;
 	char	 uid[16], gid[16];
 	int	 verbose;
@@ -43,7 +44,7 @@ struct relay_exec {
 
 /* Moves fd above the fixed slots so the dup2()s below cannot clobber. */
 static int
-relay_fd_high(int fd)
+relayproc_fd_high(int fd)
 {
 	int	 nfd;
 
@@ -59,7 +60,7 @@ relay_fd_high(int fd)
  * needs no path to itself after exec, unlike a script).
  */
 static void __attribute__((noreturn))
-relay_exec(const struct relay_exec *x)
+relayproc_exec(const struct relayproc_args *x)
 {
 	char		*argv[] = { "opencode-pty-relay", "-u", NULL, "-g",
 			    NULL, NULL, NULL };
@@ -74,10 +75,10 @@ relay_exec(const struct relay_exec *x)
 	argv[4] = gid;
 	if (x->verbose)
 		argv[5] = "-v";
-	chfd = relay_fd_high(x->chfd);
-	lfd = relay_fd_high(x->lfd);
-	logfd = relay_fd_high(x->logfd);
-	exefd = relay_fd_high(x->exefd);
+	chfd = relayproc_fd_high(x->chfd);
+	lfd = relayproc_fd_high(x->lfd);
+	logfd = relayproc_fd_high(x->logfd);
+	exefd = relayproc_fd_high(x->exefd);
 	if (dup2(logfd, STDOUT_FILENO) == -1 ||
 	    dup2(logfd, STDERR_FILENO) == -1 ||
 	    dup2(chfd, RELAY_FD_PARENT) == -1 ||
@@ -93,7 +94,7 @@ relay_exec(const struct relay_exec *x)
 }
 
 static void
-relay_ids(struct relay_exec *x)
+relayproc_ids(struct relayproc_args *x)
 {
 	struct passwd	*pw;
 
@@ -111,7 +112,7 @@ relay_ids(struct relay_exec *x)
 
 /* Reads fd from its start to EOF into the digest; -1 on a read error. */
 static int
-relay_hash_fd(int fd, char hex[RELAY_HEXLEN])
+relayproc_hash_fd(int fd, char hex[RELAY_HEXLEN])
 {
 	static uint8_t		 chunk[65536];
 	struct sha256_ctx	 ctx;
@@ -140,7 +141,7 @@ relay_hash_fd(int fd, char hex[RELAY_HEXLEN])
  * except by root.
  */
 static int
-relay_open_verified(void)
+relayproc_open_verified(void)
 {
 	char		 hex[RELAY_HEXLEN];
 	struct stat	 st;
@@ -155,7 +156,7 @@ relay_open_verified(void)
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		fatalx("%s: not a regular file owned by root and writable "
 		    "only by root", OPTY_RELAY_PATH);
-	if (relay_hash_fd(fd, hex) == -1)
+	if (relayproc_hash_fd(fd, hex) == -1)
 		fatal("read %s", OPTY_RELAY_PATH);
 	if (strcmp(hex, OPTY_RELAY_SHA256) != 0)
 		fatalx("relay binary does not match the one this supervisor "
@@ -171,7 +172,7 @@ relay_open_verified(void)
  * identifier opencode-pty-relay and the "<N>" level prefixes parsed.
  */
 static int
-relay_journal(void)
+relayproc_journal(void)
 {
 	int	 fd;
 
@@ -181,30 +182,47 @@ relay_journal(void)
 	return fd;
 }
 
-pid_t
-relay_spawn(int chfd, int lfd, int verbose)
+static pid_t
+relayproc_spawn(int chfd, int lfd, int verbose)
 {
-	struct relay_exec	 x;
+	struct relayproc_args	 x;
 	pid_t			 pid;
 
 	memset(&x, 0, sizeof(x));
 	x.chfd = chfd;
 	x.lfd = lfd;
 	x.verbose = verbose;
-	relay_ids(&x);
-	x.exefd = relay_open_verified();
-	x.logfd = relay_journal();
+	relayproc_ids(&x);
+	x.exefd = relayproc_open_verified();
+	x.logfd = relayproc_journal();
 	if ((pid = fork()) == -1)
 		fatal("fork relay");
 	if (pid == 0)
-		relay_exec(&x);
+		relayproc_exec(&x);
 	close(x.exefd);
 	close(x.logfd);
 	return pid;
 }
 
+/* The relay alone keeps the listening socket: the parent never accepts. */
+void
+relayproc_start(int verbose)
+{
+	int	 ch[2], lfd;
+
+	lfd = parent_listen();
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
+		fatal("socketpair");
+	parent->relay_pid = relayproc_spawn(ch[1], lfd, verbose);
+	close(ch[1]);
+	close(lfd);
+	parent->relay_fd = ch[0];
+	if (fcntl(parent->relay_fd, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+}
+
 static void __attribute__((noreturn))
-relay_died(int status)
+relayproc_died(int status)
 {
 	parent->relay_pid = -1;
 	if (WIFSIGNALED(status))
@@ -214,7 +232,7 @@ relay_died(int status)
 
 /* SIGCHLD: the only child is the relay; its death is fatal. */
 void
-relay_reap(int sig, short ev, void *arg)
+relayproc_reap(int sig, short ev, void *arg)
 {
 	int	 status;
 	pid_t	 pid;
@@ -224,7 +242,7 @@ relay_reap(int sig, short ev, void *arg)
 	(void)arg;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
 		if (pid == parent->relay_pid)
-			relay_died(status);
+			relayproc_died(status);
 }
 
 /*
@@ -232,14 +250,14 @@ relay_reap(int sig, short ev, void *arg)
  * tells a crash from a kill; a relay that lingers is fatal all the same.
  */
 void
-relay_lost(const char *why)
+relayproc_lost(const char *why)
 {
 	int	 status, i;
 
 	for (i = 0; i < 100 && parent->relay_pid > 0; i++) {
 		if (waitpid(parent->relay_pid, &status, WNOHANG) ==
 		    parent->relay_pid)
-			relay_died(status);
+			relayproc_died(status);
 		usleep(10000);
 	}
 	fatalx("relay %s", why);

@@ -104,7 +104,7 @@ session_reset(struct session *s)
 	pts_end(s);
 	if (s->pidfd != -1)
 		close(s->pidfd);
-	dbusd_req_free(s->req);		/* cancels what is in flight */
+	dbusd_req_free(s->watch_req);	/* cancels what is in flight */
 	dbusd_req_free(s->kill_req);
 	evtimer_del(s->timer);
 	session_clear(s);
@@ -244,6 +244,7 @@ act_report_exit(struct session *s, struct imsg *m, int code)
 	struct imsg_exit	 ex;
 
 	(void)m, (void)code;
+	signal_end(s);
 	if (s->relay_end != -1) {
 		close(s->relay_end);
 		s->relay_end = -1;
@@ -277,9 +278,17 @@ act_signal(struct session *s, struct imsg *m, int code)
 	return GO_NEXT;
 }
 
+static int
+act_signal_late(struct session *s, struct imsg *m, int code)
+{
+	(void)code;
+	signal_late(s, m);
+	return GO_NEXT;
+}
+
 /* The last word on a session: the relay may reuse the slot after this. */
 static int
-act_closed(struct session *s, struct imsg *m, int code)
+act_free_slot(struct session *s, struct imsg *m, int code)
 {
 	(void)m, (void)code;
 	session_send(s, IMSG_CLOSED, -1, NULL, 0);
@@ -291,11 +300,12 @@ act_closed(struct session *s, struct imsg *m, int code)
 
 /* CLOSE_REQ: answered only once the unit is confirmed gone (watch.c). */
 static int
-act_close(struct session *s, struct imsg *m, int code)
+act_client_gone(struct session *s, struct imsg *m, int code)
 {
 	struct imsg_close	 c;
 
 	memcpy(&c, m->data, sizeof(c));
+	signal_end(s);
 	s->bytes_in = c.bytes_in;
 	s->bytes_out = c.bytes_out;
 	if (s->relay_end != -1) {
@@ -304,7 +314,7 @@ act_close(struct session *s, struct imsg *m, int code)
 	}
 	/* No unit asked for yet (a re-authentication in flight is dropped). */
 	if (!s->unit_made) {
-		act_closed(s, m, code);
+		act_free_slot(s, m, code);
 		return GO_ALT;
 	}
 	/* PID 1 takes our calls in order: this stop follows any start. */
@@ -323,27 +333,27 @@ act_close(struct session *s, struct imsg *m, int code)
 	{ SS_ ## st, PEV_ ## ev, act, SS_ ## next, SS_ ## alt }
 
 static const struct session_row session_table[] = {
-	/* state	event		action		   next, alternative */
-	ROW(FREE,	AUTH_REQ,	act_admit_begin,   AUTH, AUTH),
-	ROW(AUTH,	AUTH_DONE,	act_admit_end,	   ADMITTED, FREE),
-	ROW(ADMITTED,	START_REQ,	act_start_begin,   STARTING, STARTING),
-	ROW(ADMITTED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
-	ROW(STARTING,	AUTH_DONE,	act_start_send,	   STARTING, ENDED),
-	ROW(STARTING,	PTS_READY,	act_start_unit,	   STARTING, ENDED),
-	ROW(STARTING,	START_FAILED,	act_start_failed,  ENDED, ENDED),
-	ROW(STARTING,	JOB_DONE,	act_start_ok,	   RUNNING, STARTING),
-	ROW(STARTING,	GONE,		act_report_exit,   ENDED, ENDED),
-	ROW(STARTING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
-	ROW(RUNNING,	SIGNAL_REQ,	act_signal,	   RUNNING, RUNNING),
-	ROW(RUNNING,	EXITED,		act_exit,	   ENDED, RUNNING),
-	ROW(RUNNING,	EXIT_CHECKED,	act_report_exit,   ENDED, ENDED),
-	ROW(RUNNING,	GONE,		act_report_exit,   ENDED, ENDED),
-	ROW(RUNNING,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
+	/* state	event		action		    next, alternative */
+	ROW(FREE,	AUTH_REQ,	act_admit_begin,    AUTH, AUTH),
+	ROW(AUTH,	AUTH_DONE,	act_admit_end,      ADMITTED, FREE),
+	ROW(ADMITTED,	START_REQ,	act_start_begin,    STARTING, STARTING),
+	ROW(ADMITTED,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
+	ROW(STARTING,	AUTH_DONE,	act_start_send,     STARTING, ENDED),
+	ROW(STARTING,	PTS_READY,	act_start_unit,     STARTING, ENDED),
+	ROW(STARTING,	START_FAILED,	act_start_failed,   ENDED, ENDED),
+	ROW(STARTING,	JOB_DONE,	act_start_ok,       RUNNING, STARTING),
+	ROW(STARTING,	GONE,		act_report_exit,    ENDED, ENDED),
+	ROW(STARTING,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
+	ROW(RUNNING,	SIGNAL_REQ,	act_signal,         RUNNING, RUNNING),
+	ROW(RUNNING,	EXITED,		act_exit,           ENDED, RUNNING),
+	ROW(RUNNING,	EXIT_CHECKED,	act_report_exit,    ENDED, ENDED),
+	ROW(RUNNING,	GONE,		act_report_exit,    ENDED, ENDED),
+	ROW(RUNNING,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
 	/* A signal that crossed the exit report: checked, then dropped. */
-	ROW(ENDED,	SIGNAL_REQ,	act_signal,	   ENDED, ENDED),
-	ROW(ENDED,	CLOSE_REQ,	act_close,	   CLOSING, FREE),
-	ROW(CLOSING,	START_FAILED,	act_closed,	   FREE, FREE),
-	ROW(CLOSING,	GONE,		act_closed,	   FREE, FREE),
+	ROW(ENDED,	SIGNAL_REQ,	act_signal_late,    ENDED, ENDED),
+	ROW(ENDED,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
+	ROW(CLOSING,	START_FAILED,	act_free_slot,      FREE, FREE),
+	ROW(CLOSING,	GONE,		act_free_slot,      FREE, FREE),
 };
 
 /* One transition; -1 if the table has no row for it. */

@@ -77,8 +77,8 @@ struct session {
 	uint8_t			 invocation[16];
 	char			 unit[64];
 	char			 job[128];
-	/* the request to PID 1 in flight */
-	struct dbusd_req	*req;
+	/* watch.c: its state read of the unit in flight */
+	struct dbusd_req	*watch_req;
 	/*
 	 * The unit's progress (start.c, watch.c): not the session's state,
 	 * since a close may cross any of it and a CLOSING session still
@@ -104,7 +104,8 @@ struct session {
 	struct event		*timer;		/* the next state read */
 	/*
 	 * start.c: the request and directory kept from START_REQ until the
-	 * terminal's instance is mounted; then the call, built and sent.
+	 * terminal's instance is mounted; then the call, built and sent,
+	 * in flight until PID 1 answers it.
 	 */
 	struct dbusd_req	*start_call;
 	uint8_t			*start_msg;
@@ -130,6 +131,8 @@ struct session {
 	char			 pts_old[96];
 	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */
+	struct dbusd_req	*auth_req;	/* its identity read */
+	int			 auth_admission; /* not the start's check */
 	/* queued admission's turn, or 0 */
 	uint64_t		 auth_waiting;
 	int			 auth_counted;	/* holds an admission read */

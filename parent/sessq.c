@@ -10,22 +10,24 @@
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include <event2/event.h>
 
 #include "proto/log.h"
 #include "parent/parent.h"
 
-struct sessq_ent {
+/*
+ * Between two drains a session posts a few events at most (a reply or
+ * a timer brings one or two, a transition one), so the queue is small;
+ * more than it holds means a step posts in a loop: fail closed.
+ */
+#define SESSQ_MAX	(4 * OPTY_MAX_SLOTS)
+
+static struct {
 	uint32_t		 sid;
 	enum parent_session_ev	 ev;
 	int			 code;
-};
-
-static struct sessq_ent	*sessq;
-static size_t		 sessq_head, sessq_len, sessq_cap;
+} sessq[SESSQ_MAX];
+static size_t		 sessq_head, sessq_len;
 static struct event	*sessq_ev;
 
 /*
@@ -44,22 +46,9 @@ sessq_init(struct event_base *base, void (*drain)(int, short, void *))
 void
 parent_session_post(struct session *s, enum parent_session_ev ev, int code)
 {
-	struct sessq_ent	*n;
-
-	if (sessq_head > 0 && sessq_len == sessq_cap) {
-		memmove(sessq, sessq + sessq_head,
-		    (sessq_len - sessq_head) * sizeof(*sessq));
-		sessq_len -= sessq_head;
-		sessq_head = 0;
-	}
-	if (sessq_len == sessq_cap) {
-		n = reallocarray(sessq, sessq_cap + OPTY_MAX_SLOTS,
-		    sizeof(*sessq));
-		if (n == NULL)
-			fatal("session queue");
-		sessq = n;
-		sessq_cap += OPTY_MAX_SLOTS;
-	}
+	if (sessq_len == SESSQ_MAX)
+		fatalx("session %u: event %d: the session queue is full",
+		    s->sid, ev);
 	sessq[sessq_len].sid = s->sid;
 	sessq[sessq_len].ev = ev;
 	sessq[sessq_len].code = code;

@@ -78,7 +78,7 @@ parent_stop_all(void)
  * KillMode=control-group is the last word.
  */
 static void
-relay_stop(void)
+shutdown_relay(void)
 {
 	int	 i;
 
@@ -116,7 +116,7 @@ shutdown_finish(void)
 	sd_notify(0, "STATUS=stopping units");
 	log_setexit(NULL);
 	parent_stop_all();
-	relay_stop();
+	shutdown_relay();
 	exit(0);
 }
 

@@ -48,10 +48,6 @@ signal_next(struct session *s)
 
 	if (s->kill_req != NULL || s->sigq_n == 0)
 		return;
-	if (s->state != SS_RUNNING) {
-		s->sigq_n = 0;
-		return;
-	}
 	sig = s->sigq[0];
 	memmove(s->sigq, s->sigq + 1, --s->sigq_n);
 	if ((r = dbusd_unit_kill_begin(parent->bus, s->unit, sig,
@@ -66,8 +62,9 @@ signal_next(struct session *s)
 	    sig, s->unit);
 }
 
-void
-signal_request(struct session *s, struct imsg *m)
+/* Outside the set the relay lets through, a signal is a violation. */
+static uint8_t
+signal_of(const struct session *s, const struct imsg *m)
 {
 	struct imsg_signal	sg;
 
@@ -75,12 +72,30 @@ signal_request(struct session *s, struct imsg *m)
 	if (!signal_allowed(sg.signo))
 		fatalx("relay violated the message table: signal %u is not "
 		    "in the allowed set (session %u)", sg.signo, s->sid);
-	/* Crossed the exit report (the ENDED row): nothing to signal. */
-	if (s->state != SS_RUNNING) {
-		log_debug("session %u: signal %u after the exit, dropped",
-		    s->sid, sg.signo);
-		return;
-	}
+	return (uint8_t)sg.signo;
+}
+
+/* The command's end was told (or the client left): nothing more goes. */
+void
+signal_end(struct session *s)
+{
+	s->sigq_n = 0;
+}
+
+/* A request that crossed the exit report: checked, then dropped. */
+void
+signal_late(struct session *s, struct imsg *m)
+{
+	log_debug("session %u: signal %u after the exit, dropped", s->sid,
+	    signal_of(s, m));
+}
+
+void
+signal_request(struct session *s, struct imsg *m)
+{
+	struct imsg_signal	sg;
+
+	sg.signo = signal_of(s, m);
 	if (s->sigq_n > 0 && s->sigq[s->sigq_n - 1] == sg.signo &&
 	    s->kill_req != NULL)
 		return;

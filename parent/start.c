@@ -97,7 +97,7 @@ start_done(struct dbusd_req *req, void *arg)
 
 	r = dbusd_start_end(req, s->job, sizeof(s->job));
 	dbusd_req_free(req);
-	s->req = NULL;
+	s->start_call = NULL;
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->unit, strerror(-r));
@@ -160,13 +160,9 @@ start_unit(struct session *s)
 	}
 	/* From here on a unit of that name may exist until seen gone. */
 	s->unit_made = 1;
-	s->req = s->start_call;
-	s->start_call = NULL;
-	if ((r = dbusd_start_send(s->req, start_done, s)) < 0) {
+	if ((r = dbusd_start_send(s->start_call, start_done, s)) < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->unit, strerror(-r));
-		dbusd_req_free(s->req);
-		s->req = NULL;
 		s->unit_made = 0;
 		start_drop(s);
 		return ERR_START;
@@ -194,7 +190,7 @@ start_prepare(struct session *s, struct imsg *m)
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
-	if ((s->start_code = start_dircheck(dirfd, &a.fixed)) != 0) {
+	if ((s->start_code = dircheck_start(dirfd, &a.fixed)) != 0) {
 		close(dirfd);
 		return;
 	}

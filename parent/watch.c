@@ -23,14 +23,11 @@
 
 #define POLL_SLOW_USEC	1000000		/* running: signals do the rest */
 /*
- * PID 1 sends a unit's signals in bursts (a start or an exit changes
- * several properties and ends a job).  A hint is acted on in the loop's
- * next pass, so the signals that arrived together cost one state read.
- * Waiting 2 ms for the rest of a burst saved about a fifth of the reads
- * (2.0 instead of 2.4-2.8 per short session) but delayed each exit frame
- * by as much (docs/BENCHMARKS.md).
+ * PID 1 sends a unit's signals in bursts; a hint is acted on in the
+ * loop's next pass, so the signals that arrived together cost one state
+ * read.  Waiting 2 ms for the rest of a burst saved a fifth of the reads
+ * but delayed each exit frame by as much (docs/BENCHMARKS.md).
  */
-#define HINT_DELAY_USEC	0
 /* A stop or a drop of the reference that PID 1 may not have had. */
 #define RESEND_USEC	1000000
 
@@ -249,7 +246,7 @@ watch_checked(struct dbusd_req *req, void *arg)
 	memset(&st, 0, sizeof(st));
 	r = dbusd_unit_state_end(req, &st);
 	dbusd_req_free(req);
-	s->req = NULL;
+	s->watch_req = NULL;
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
 		watch_arm(s, POLL_SLOW_USEC);
@@ -258,7 +255,11 @@ watch_checked(struct dbusd_req *req, void *arg)
 	watch_decide(s, &st);
 }
 
-/* One state read in flight per session; asks made meanwhile coalesce. */
+/*
+ * One state read in flight per session; asks made meanwhile coalesce.
+ * None while the start call is in flight: the unit's name means nothing
+ * to PID 1 before it has answered that (start.c calls watch_follow()).
+ */
 void
 watch_check(struct session *s)
 {
@@ -266,32 +267,17 @@ watch_check(struct session *s)
 
 	if (!s->unit_made)
 		return;
-	if (s->req != NULL) {
+	if (s->watch_req != NULL || s->start_call != NULL) {
 		s->recheck = 1;
 		return;
 	}
 	s->recheck = 0;
 	r = dbusd_unit_state_begin(parent->bus, s->unit, watch_checked, s,
-	    &s->req);
+	    &s->watch_req);
 	if (r < 0) {
 		log_warnx("session %u: unit state: %s", s->sid, strerror(-r));
 		watch_arm(s, POLL_SLOW_USEC);
 	}
-}
-
-/* A hint: look again shortly, unless a look is already due sooner. */
-static void
-watch_soon(struct session *s)
-{
-	struct timeval	 due, now, soon = { 0, HINT_DELAY_USEC };
-
-	if (evtimer_pending(s->timer, &due)) {
-		evutil_gettimeofday(&now, NULL);
-		timeradd(&now, &soon, &soon);
-		if (timercmp(&due, &soon, <=))
-			return;
-	}
-	watch_arm(s, HINT_DELAY_USEC);
 }
 
 void
@@ -338,7 +324,7 @@ watch_hint(const struct hint *h)
 				    s->sid, s->unit, h->result);
 		} else if (s->start_job && !s->stopping)
 			continue;	/* nothing to decide before its end */
-		watch_soon(s);
+		watch_arm(s, 0);
 		n++;
 	}
 	return n;

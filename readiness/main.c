@@ -50,7 +50,7 @@ verify_confs(void)
 	int	rc;
 
 	for (i = 0; i < readiness_nconfs; i++) {
-		rc = readiness_hash_binary(readiness_confs[i].path, digest);
+		rc = readiness_hash_file(readiness_confs[i].path, digest);
 		if (rc != RD_OK)
 			return refuse(readiness_confs[i].path, rc);
 		sha256_hex(digest, hex);
@@ -77,7 +77,7 @@ verify(void)
 	if (rc != MARKER_OK)
 		return refuse(READINESS_MARKER_PATH, rc);
 	for (i = 0; i < MARKER_NRECORDS; i++) {
-		if ((rc = readiness_hash_binary(binaries[i], digest)) != RD_OK)
+		if ((rc = readiness_hash_file(binaries[i], digest)) != RD_OK)
 			return refuse(binaries[i], rc);
 		if (memcmp(digest, m.digest[i], sizeof(digest)) != 0)
 			return refuse(binaries[i], RD_E_STALE);

@@ -1,6 +1,7 @@
 /*
  * marker.h: the grammar of /etc/opencode/pty-supervisor-verified, the
- * content-bound readiness marker of seed 001.  The parser is a pure
+ * content-bound readiness marker root writes at gate 10
+ * (docs/ROOT-ACCEPTANCE.md).  The parser is a pure
  * function over bytes already read; it runs in the root verifier and
  * treats the marker as untrusted text until every rule has passed.
  *

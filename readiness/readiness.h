@@ -35,7 +35,7 @@ enum readiness_status {
 	RD_E_NOTREG = -104,	/* not a regular file */
 	RD_E_OWNER = -105,	/* not owned by uid 0 */
 	RD_E_MODE = -106,	/* marker mode not exactly 0644 */
-	RD_E_WRITABLE = -107,	/* binary writable by group or other */
+	RD_E_WRITABLE = -107,	/* file writable by group or other */
 	RD_E_NLINK = -108,	/* marker has more than one link */
 	RD_E_EMPTY = -109,	/* zero bytes */
 	RD_E_SIZE = -110,	/* marker over MARKER_MAX_LEN */
@@ -59,7 +59,7 @@ extern const size_t			readiness_nconfs;
 extern const char	opty_revision[];
 
 int	readiness_read_marker(const char *, uint8_t *, size_t, size_t *);
-int	readiness_hash_binary(const char *, uint8_t [SHA256_DIGEST_LEN]);
+int	readiness_hash_file(const char *, uint8_t [SHA256_DIGEST_LEN]);
 const char *readiness_strerror(int);
 
 #endif

@@ -173,7 +173,7 @@ readiness_read_marker(const char *path, uint8_t *buf, size_t bufsz,
  * can have written.
  */
 int
-readiness_hash_binary(const char *path, uint8_t digest[SHA256_DIGEST_LEN])
+readiness_hash_file(const char *path, uint8_t digest[SHA256_DIGEST_LEN])
 {
 	static uint8_t		chunk[HASH_CHUNK];
 	struct sha256_ctx	ctx;

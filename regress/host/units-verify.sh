@@ -3,8 +3,9 @@
 # all` fills in its settings under $BUILD/etc (run by `make check-unit`;
 # test-only, never installed; any user).  Needs no running systemd and
 # no built binaries:
-#  1. the supervisor unit keeps every directive of the seed 000 pilot
-#     unit (regress/data/seed-supervisor.service) except Type=;
+#  1. the supervisor unit keeps every directive of the Go pilot's unit
+#     (regress/data/seed-supervisor.service; docs/ARCHITECTURE.md,
+#     "Terms") except Type=;
 #  2. `systemd-analyze verify --root=` is silent on the units and the
 #     readiness drop-in, installed into a scratch root whose ExecStart=
 #     and ExecCondition= programs are empty stand-ins (so this proves the

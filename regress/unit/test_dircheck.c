@@ -90,18 +90,18 @@ test_verdicts(void **state)
 	assert_true((pfd = open(dc_dir, O_PATH | O_CLOEXEC)) != -1);
 	assert_true((ffd = open(dc_file, O_RDONLY | O_CLOEXEC)) != -1);
 	claim(dfd, &ms);
-	assert_int_equal(start_dircheck(dfd, &ms), 0);
-	assert_int_equal(start_dircheck(pfd, &ms), 0);
+	assert_int_equal(dircheck_start(dfd, &ms), 0);
+	assert_int_equal(dircheck_start(pfd, &ms), 0);
 	bad = ms;
 	bad.ino++;
-	assert_int_equal(start_dircheck(dfd, &bad), ERR_DIR_MISMATCH);
+	assert_int_equal(dircheck_start(dfd, &bad), ERR_DIR_MISMATCH);
 	bad = ms;
 	bad.dev ^= 1;
-	assert_int_equal(start_dircheck(dfd, &bad), ERR_DIR_MISMATCH);
+	assert_int_equal(dircheck_start(dfd, &bad), ERR_DIR_MISMATCH);
 	claim(ffd, &bad);
-	assert_int_equal(start_dircheck(ffd, &bad), ERR_NOTDIR);
+	assert_int_equal(dircheck_start(ffd, &bad), ERR_NOTDIR);
 	close(ffd);
-	assert_int_equal(start_dircheck(ffd, &ms), ERR_NOTDIR);	/* EBADF */
+	assert_int_equal(dircheck_start(ffd, &ms), ERR_NOTDIR);	/* EBADF */
 	close(dfd);
 	close(pfd);
 }
@@ -148,7 +148,7 @@ child_dircheck(const char *dir, int plain_fstat)
 		(void)fstat(dfd, &st);
 		rc = 92;
 	} else
-		rc = start_dircheck(dfd, &ms) == 0 ? 0 : 93;
+		rc = dircheck_start(dfd, &ms) == 0 ? 0 : 93;
 	close(dfd);
 	return rc;
 }
