@@ -22,7 +22,7 @@ cd "$REPO" || exit 1
 LINT_BUILD=${LINT_BUILD:-build/lint}
 LINT_JOBS=${LINT_JOBS:-2}
 dirs="parent relay dbusd launcher client proto readiness"
-LINT_DIRS=${LINT_DIRS:-"$dirs regress/tools regress/unit"}
+LINT_DIRS=${LINT_DIRS:-"$dirs regress/tools regress/unit fuzz bench"}
 
 fail()
 {

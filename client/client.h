@@ -2,8 +2,7 @@
  * client.h: opencode-pty-client, the helper the Node service (user byk)
  * spawns to hand one start frame and the approved directory descriptor
  * to the supervisor.  Runs unprivileged as byk; trusts nothing it was
- * given (argv, descriptors) beyond what it checks here.  Each function
- * is separate from main() so the unit tests can drive it.
+ * given (argv, descriptors) beyond what it checks here.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -61,10 +60,6 @@ struct client_dir {
 };
 
 /* fdcheck.c */
-int	fd_first_open(int, int, int, int, char *, size_t);
-int	fd_scan_ends(int *, int *, char *, size_t);
-int	fd_check_socket(int, char *, size_t);
-int	fd_check_dir(int, struct client_dir *, char *, size_t);
 /* 0; -2: a descriptor above 4 is open; -1: another refusal */
 int	fd_check_all(struct client_dir *, char *, size_t);
 

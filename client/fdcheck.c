@@ -85,7 +85,7 @@ scan_poll(int from, int end, int chunk, char *err, size_t errlen)
 }
 
 /* Lowest open descriptor >= from; -1 if none, -2 on error. */
-int
+static int
 fd_first_open(int from, int exact_end, int poll_end, int chunk, char *err,
     size_t errlen)
 {
@@ -103,7 +103,7 @@ fd_first_open(int from, int exact_end, int poll_end, int chunk, char *err,
  * the hard limit bounds what can be inherited unless a parent lowered
  * it on purpose.  fs.nr_open (default 2^20) caps the scan's cost.
  */
-int
+static int
 fd_scan_ends(int *poll_end, int *chunk, char *err, size_t errlen)
 {
 	struct rlimit	rl;
@@ -124,7 +124,7 @@ fd_scan_ends(int *poll_end, int *chunk, char *err, size_t errlen)
 	return 0;
 }
 
-int
+static int
 fd_check_socket(int fd, char *err, size_t errlen)
 {
 	struct sockaddr_storage	 ss;
@@ -148,7 +148,7 @@ fd_check_socket(int fd, char *err, size_t errlen)
 	return 0;
 }
 
-int
+static int
 fd_check_dir(int fd, struct client_dir *dir, char *err, size_t errlen)
 {
 	struct stat	st;

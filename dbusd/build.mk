@@ -22,7 +22,9 @@ test_dbusd_hintq_LIBS	:=
 test_dbusd_props_SRCS	:= regress/unit/test_dbusd_props.c dbusd/props.c \
 			   dbusd/name.c proto/argcodec.c
 test_dbusd_props_LIBS	 = $(LIBSYSTEMD)
-test_dbusd_ident_SRCS	:= regress/unit/test_dbusd_ident.c $(DBUSD_SRCS) \
+# ident.c is compiled into its test, which drives its static decoder.
+test_dbusd_ident_SRCS	:= regress/unit/test_dbusd_ident.c \
+			   $(filter-out dbusd/ident.c,$(DBUSD_SRCS)) \
 			   proto/argcodec.c proto/log.c
 test_dbusd_ident_LIBS	 = $(DBUSD_LIBS)
 test_dbusd_pid1_SRCS	:= regress/unit/test_dbusd_pid1.c $(DBUSD_SRCS) \
@@ -33,7 +35,9 @@ test_dbusd_req_SRCS	:= regress/unit/test_dbusd_req.c $(DBUSD_SRCS) \
 test_dbusd_req_LIBS	 = $(DBUSD_LIBS)
 
 TOOLS			+= opty-dbusprobe
-opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c $(DBUSD_SRCS) \
+# bus.c is compiled into the probe, which frees its bus at exit.
+opty-dbusprobe_SRCS	:= regress/tools/opty-dbusprobe.c \
+			   $(filter-out dbusd/bus.c,$(DBUSD_SRCS)) \
 			   proto/argcodec.c proto/log.c proto/dirsock.c \
 			   proto/cmsgfd.c parent/pty.c
 opty-dbusprobe_LIBS	 = $(LIBSYSTEMD) $(LIBEVENT)

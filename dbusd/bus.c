@@ -63,7 +63,7 @@ hints_deliver(struct dbusd *d)
 {
 	struct hint	h;
 
-	while (!d->closing && hintq_pop(&d->q, &h)) {
+	while (hintq_pop(&d->q, &h)) {
 		d->cb(&h, d->cb_arg);
 		if (d->settle != NULL)
 			d->settle(d->cb_arg);
@@ -82,16 +82,9 @@ bus_run(struct dbusd *d)
 	/* Without PID 1 the parent can neither start nor stop: fail closed. */
 	if (r < 0)
 		fatalx("system bus lost: %s", strerror(-r));
-	d->delivering = 1;
 	req_deliver(d);
 	if (d->cb != NULL)
 		hints_deliver(d);
-	d->delivering = 0;
-	if (d->closing) {
-		d->closing = 0;
-		dbusd_close(d);
-		return;
-	}
 	if (r > 0)
 		req_kick(d);	/* more queued: come back after others ran */
 	bus_rearm(d);
@@ -145,6 +138,27 @@ bus_setup(struct dbusd *d)
 	return bus_attach(d);
 }
 
+/*
+ * Frees a bus that failed to open.  The parent never closes an open
+ * one: it holds the bus until it exits (regress/tools/opty-dbusprobe.c,
+ * which compiles this file, frees its own at exit, flushing it).
+ */
+static void
+bus_free(struct dbusd *d)
+{
+	if (d->ev_read != NULL)
+		event_free(d->ev_read);
+	if (d->ev_write != NULL)
+		event_free(d->ev_write);
+	if (d->ev_timer != NULL)
+		event_free(d->ev_timer);
+	if (d->ev_kick != NULL)
+		event_free(d->ev_kick);
+	if (d->bus != NULL)
+		sd_bus_flush_close_unref(d->bus);
+	free(d);
+}
+
 int
 dbusd_open(struct event_base *base, dbusd_hint_cb cb,
     dbusd_settle_cb settle, void *arg, struct dbusd **out)
@@ -163,34 +177,11 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb,
 	req_init(d);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));
-		dbusd_close(d);
+		bus_free(d);
 		return r;
 	}
 	*out = d;
 	return 0;
-}
-
-void
-dbusd_close(struct dbusd *d)
-{
-	if (d == NULL)
-		return;
-	/* Called from the hint callback: finish after delivery returns. */
-	if (d->delivering) {
-		d->closing = 1;
-		return;
-	}
-	if (d->ev_read != NULL)
-		event_free(d->ev_read);
-	if (d->ev_write != NULL)
-		event_free(d->ev_write);
-	if (d->ev_timer != NULL)
-		event_free(d->ev_timer);
-	if (d->ev_kick != NULL)
-		event_free(d->ev_kick);
-	if (d->bus != NULL)
-		sd_bus_flush_close_unref(d->bus);
-	free(d);
 }
 
 void

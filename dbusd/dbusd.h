@@ -89,7 +89,6 @@ typedef void (*dbusd_req_cb)(struct dbusd_req *, void *arg);
 /* Every int-returning call gives 0 (or a count) on success, -errno. */
 int	dbusd_open(struct event_base *, dbusd_hint_cb, dbusd_settle_cb,
 	    void *, struct dbusd **);
-void	dbusd_close(struct dbusd *);
 void	dbusd_req_free(struct dbusd_req *);
 int	dbusd_client_ident_begin(struct dbusd *, dbusd_req_cb, void *,
 	    struct dbusd_req **);

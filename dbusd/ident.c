@@ -12,27 +12,27 @@
 #include <string.h>
 
 #include "dbusd/priv.h"
-#include "dbusd/ident.h"
 #include "proto/config.h"
 
 #define FIELD(f)	offsetof(struct client_ident, f), \
 			sizeof(((struct client_ident *)0)->f)
 
-const struct prop_want ident_want[] = {
+static const struct prop_want ident_want[] = {
 	{ SD_UNIT,	"ActiveState",	"s",	FIELD(active) },
 	{ SD_UNIT,	"SubState",	"s",	FIELD(sub) },
 	{ SD_UNIT,	"InvocationID",	"ay",	FIELD(invocation) },
 	{ SD_SERVICE,	"MainPID",	"u",	FIELD(main_pid) },
 	{ SD_SERVICE,	"ControlGroup",	"s",	FIELD(cgroup) },
 };
-const size_t ident_nwant = sizeof(ident_want) / sizeof(ident_want[0]);
+static const size_t ident_nwant = sizeof(ident_want) / sizeof(ident_want[0]);
 
 /* Asked first: a unit that is not active has no identity to decode. */
 static const struct prop_want ident_active_want[] = {
 	{ SD_UNIT,	"ActiveState",	"s",	FIELD(active) },
 };
 
-int
+/* 0, or -EBADMSG when a property is missing, doubled, mistyped or long. */
+static int
 ident_decode(const struct prop_value *v, size_t nv, struct client_ident *out)
 {
 	struct client_ident	tmp = { 0 };

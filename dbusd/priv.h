@@ -98,8 +98,6 @@ struct dbusd {
 	size_t			 budget;	/* inflight at most */
 	char			 owner[64];	/* unique name of systemd1 */
 	char			 pid1_version[64]; /* read once at open */
-	int			 delivering;
-	int			 closing;
 };
 
 /*

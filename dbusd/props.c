@@ -61,8 +61,23 @@ const char *const props_run_allow[] = {
 /* No-ops under the tmpfs above; they stand if it is ever taken away. */
 static const char *const run_hidden[] = { "-/run/dbus", "-/run/user", NULL };
 
+struct prop_def {
+	const char		*name;
+	/* "s", "b", "u", "i", "t", "as", "a(ss)" or "a(ssbt)" */
+	const char		*sig;
+	const char		*s;	/* "s" */
+	uint64_t		 n;	/* "b", "u", "i", "t" */
+	/*
+	 * NULL-terminated.  "as": the strings.  "a(ss)" (a temporary file
+	 * system): "path:options".  "a(ssbt)" (a read-only bind mount of a
+	 * path onto itself, not recursive): "path", or "-path" if it may
+	 * be missing.
+	 */
+	const char *const	*as;
+};
+
 /* docs/DBUS.md gives the reason for each line. */
-const struct prop_def props_fixed[] = {
+static const struct prop_def props_fixed[] = {
 	{ .name = "Type",		.sig = "s", .s = "exec" },
 	{ .name = "Slice",		.sig = "s", .s = OPTY_SLICE },
 	{ .name = "BindsTo",		.sig = "as", .as = supervisor_only },
@@ -125,7 +140,8 @@ const struct prop_def props_fixed[] = {
 	 */
 	{ .name = "LogNamespace",	.sig = "s", .s = "opencode-pty" },
 };
-const size_t props_nfixed = sizeof(props_fixed) / sizeof(props_fixed[0]);
+static const size_t props_nfixed =
+    sizeof(props_fixed) / sizeof(props_fixed[0]);
 
 static int
 append_strv(sd_bus_message *m, const char *name, const char *const *v)
@@ -330,7 +346,8 @@ props_check(const struct props_in *in)
 	return 0;
 }
 
-int
+/* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */
+static int
 props_append(sd_bus_message *m, const struct props_in *in)
 {
 	size_t	i;

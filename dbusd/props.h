@@ -1,8 +1,7 @@
 /*
- * props.h: the transient unit property set (root parent).  The fixed part
- * is data (props_fixed[]) so that a reviewer and a unit test can read the
- * whole set; the few values that depend on the session are built by
- * props_append().
+ * props.h: the transient unit property set (root parent), built by
+ * dbusd/props.c: its fixed part is a table there (props_fixed[]), the
+ * few values that depend on the session are built per call.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -17,23 +16,6 @@
 
 #include <systemd/sd-bus.h>
 
-struct prop_def {
-	const char		*name;
-	/* "s", "b", "u", "i", "t", "as", "a(ss)" or "a(ssbt)" */
-	const char		*sig;
-	const char		*s;	/* "s" */
-	uint64_t		 n;	/* "b", "u", "i", "t" */
-	/*
-	 * NULL-terminated.  "as": the strings.  "a(ss)" (a temporary file
-	 * system): "path:options".  "a(ssbt)" (a read-only bind mount of a
-	 * path onto itself, not recursive): "path", or "-path" if it may
-	 * be missing.
-	 */
-	const char *const	*as;
-};
-
-extern const struct prop_def	props_fixed[];
-extern const size_t		props_nfixed;
 /* The host paths a session sees under its private /run, "-" prefixed. */
 extern const char *const	props_run_allow[];
 
@@ -47,8 +29,6 @@ struct props_in {
 	const char *const	*argv;
 };
 
-/* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */
-int	props_append(sd_bus_message *, const struct props_in *);
 /* A complete StartTransientUnit call, ready to send; 0 or -errno. */
 int	props_start_message(sd_bus *, const struct props_in *,
 	    sd_bus_message **);

@@ -256,7 +256,7 @@ dbusd_req_free(struct dbusd_req *req)
 	sd_bus_message_unref(req->msg);	/* drops its descriptor copies */
 	free(req);
 	d->inflight -= pending;
-	if (pending > 0 && !d->closing)
+	if (pending > 0)
 		req_release(d);
 }
 
@@ -281,7 +281,7 @@ req_deliver(struct dbusd *d)
 {
 	struct dbusd_req	*req;
 
-	while (!d->closing && (req = TAILQ_FIRST(&d->done)) != NULL) {
+	while ((req = TAILQ_FIRST(&d->done)) != NULL) {
 		TAILQ_REMOVE(&d->done, req, entry);
 		req->delivered = 1;
 		if (req->cb != NULL)

@@ -32,6 +32,8 @@
 
 #include "fuzz/fuzz.h"
 #include "proto/frame.h"
+/* NOLINTNEXTLINE(bugprone-suspicious-include): frame_type_cap() is static */
+#include "proto/frame.c"
 #include "regress/framepeer.h"
 
 #define MAX_SPLITS	15
@@ -56,12 +58,6 @@ struct feeder {
 static struct frame_reader	fr, fr2;
 static uint8_t			rebuilt[FRAME_HDR_LEN + FRAME_MAX_PAYLOAD + 1];
 static struct outcome		whole, split;
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
-}
 
 /* The rebuilt frame is canonical and reads back the same. */
 static void

@@ -28,6 +28,8 @@
 #include "fuzz/fuzz.h"
 #include "proto/frame.h"
 #include "proto/imsg.h"
+/* NOLINTNEXTLINE(bugprone-suspicious-include): msgtab_lookup() is static */
+#include "proto/imsg.c"
 
 static uint8_t	out[FRAME_MAX_PAYLOAD + 64];
 static uint8_t	mbuf[sizeof(struct msg_start) + FRAME_MAX_PAYLOAD];

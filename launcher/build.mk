@@ -20,8 +20,11 @@ opencode-pty-launcher_SRCS := launcher/main.c $(LAUNCHER_SYS_SRCS) \
 opencode-pty-launcher_LIBS := $(LIBSECCOMP)
 
 TESTS			+= test_launcher
-test_launcher_SRCS	:= regress/unit/test_launcher.c $(LAUNCHER_SYS_SRCS) \
-			   $(LAUNCHER_PURE_SRCS)
+# command.c and reanchor.c are compiled into the test, which drives
+# their static parts.
+test_launcher_SRCS	:= regress/unit/test_launcher.c \
+			   $(filter-out launcher/command.c launcher/reanchor.c,\
+			     $(LAUNCHER_SYS_SRCS) $(LAUNCHER_PURE_SRCS))
 test_launcher_LIBS	:= $(LIBSECCOMP)
 
 # docs/SANDBOX.md places every kernel system call; its seccomp rows are

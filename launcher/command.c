@@ -41,7 +41,7 @@
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
 
-int
+static int
 args_check(int n, char *const enc[], struct argfault *af)
 {
 	static char	scratch[START_MAX_ARGLEN + 1];
@@ -62,7 +62,7 @@ args_check(int n, char *const enc[], struct argfault *af)
 	return 0;
 }
 
-void
+static void
 args_free(int n, char *dec[])
 {
 	int	i;

@@ -45,21 +45,12 @@ enum launcher_exit {
 	LX_SECCOMP = 76,	/* the system call filter not loaded */
 };
 
-/* main.c: one-line reasons, then a distinct exit status. */
-void	lx_setfd(int);
-void	lx_fail(int, const char *, ...)
-	    __attribute__((format(printf, 2, 3), noreturn));
-void	lx_failx(int, const char *, ...)
-	    __attribute__((format(printf, 2, 3), noreturn));
-
 /* command.c: the encoded argument vector (pure). */
 struct argfault {
 	int	 index;		/* failing argument; -1: the count */
 	int	 status;	/* ARG_E_* when index >= 0 */
 };
-int	args_check(int, char *const [], struct argfault *);
 int	args_decode(int, char *const [], char *[], struct argfault *);
-void	args_free(int, char *[]);
 
 /* command.c: argv[0] lookup in a fixed PATH (pure but for stat). */
 enum path_status {
@@ -127,11 +118,6 @@ struct reanchor {
 	char	 path[PATH_MAX];
 };
 int	reanchor(int, struct reanchor *);
-int	reanchor_path(int, struct reanchor *);
-int	reanchor_at(int, struct reanchor *);
-int	reanchor_open_resolve(const char *);
-int	reanchor_open_nofollow(const char *);
-const char *reanchor_strerror(int);
 void	reanchor_reason(const struct reanchor *, char *, size_t);
 
 /* command.c: default dispositions, empty mask. */

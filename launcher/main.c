@@ -43,9 +43,10 @@
 #include "proto/config.h"
 #include "proto/dirsock.h"
 
+/* One-line reasons, then a distinct exit status per failure class. */
 static int	lx_errfd = STDERR_FILENO;
 
-void
+static void
 lx_setfd(int fd)
 {
 	lx_errfd = fd;
@@ -78,7 +79,7 @@ lx_vfail(int status, int saved_errno, const char *fmt, va_list ap)
 	_exit(status);
 }
 
-void
+static void __attribute__((noreturn, format(printf, 2, 3)))
 lx_fail(int status, const char *fmt, ...)
 {
 	int	 saved_errno = errno;
@@ -89,7 +90,7 @@ lx_fail(int status, const char *fmt, ...)
 	/* cppcheck-suppress va_end_missing ; lx_vfail() never returns */
 }
 
-void
+static void __attribute__((noreturn, format(printf, 2, 3)))
 lx_failx(int status, const char *fmt, ...)
 {
 	va_list	 ap;

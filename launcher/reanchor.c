@@ -39,7 +39,7 @@
  * O_NOFOLLOW: RESOLVE_NO_SYMLINKS refuses a link in every component,
  * the last included, with ELOOP (with O_NOFOLLOW it would be ENOTDIR).
  */
-int
+static int
 reanchor_open_resolve(const char *path)
 {
 	struct open_how	how;
@@ -55,7 +55,7 @@ reanchor_open_resolve(const char *path)
  * is never followed, and is refused if it is a link.  Earlier links are
  * followed; the inode comparison still decides.
  */
-int
+static int
 reanchor_open_nofollow(const char *path)
 {
 	struct stat	st;
@@ -83,7 +83,7 @@ ra_refuse(struct reanchor *ra, int status, int err)
 	return -1;
 }
 
-int
+static int
 reanchor_path(int fd, struct reanchor *ra)
 {
 	struct stat	st;
@@ -118,7 +118,7 @@ reanchor_path(int fd, struct reanchor *ra)
 	return 0;
 }
 
-int
+static int
 reanchor_at(int fd, struct reanchor *ra)
 {
 	struct stat	old, cur;
@@ -159,7 +159,7 @@ reanchor(int fd, struct reanchor *ra)
 	return reanchor_at(fd, ra);
 }
 
-const char *
+static const char *
 reanchor_strerror(int status)
 {
 	switch (status) {

@@ -8,7 +8,8 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 SCRIPT_TESTS	+= regress/host/lint.sh regress/host/hygiene.sh \
-		   regress/host/no-registry-host.sh
+		   regress/host/no-registry-host.sh \
+		   regress/host/shipped-symbols.sh
 
 # The client is linked static-pie and the sanitizer runtimes link only
 # dynamically into a PIE: under SAN it is built without them.
@@ -35,7 +36,14 @@ endif
 ASAN_BUILD	?= build-asan
 ASAN_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: lint check-valgrind check-asan
+.PHONY: lint check-valgrind check-asan shipped-objs
+
+# For regress/host/shipped-symbols.sh: a line per shipped program, its
+# name, its objects and what its link adds (flags, libraries), by tabs.
+shipped-objs:
+	@$(foreach p,$(PROGS),printf '%s\t%s\t%s\n' '$(p)' \
+	    '$(strip $(call PROG_OBJ,$(p)))' \
+	    '$(strip $(call PROG_LDFLAGS,$(p)) $($(p)_LDFLAGS) $($(p)_LIBS))';)
 
 lint:
 	sh build-aux/lint.sh

@@ -13,12 +13,17 @@ PROTO_LOG_SRCS		:= proto/log.c
 
 TESTS			+= test_frame test_framerd test_imsg test_msgstart \
 			   test_argcodec test_vectors
+# frame.c is compiled into test_frame, which reads its static caps.
 test_frame_SRCS		:= regress/unit/test_frame.c regress/unit/seedreq.c \
-			   regress/framepeer.c $(PROTO_FRAME_SRCS)
+			   regress/framepeer.c \
+			   $(filter-out proto/frame.c,$(PROTO_FRAME_SRCS))
 test_framerd_SRCS	:= regress/unit/test_framerd.c $(PROTO_FRAME_SRCS)
 test_vectors_SRCS	:= regress/unit/test_vectors.c regress/framepeer.c \
 			   $(PROTO_FRAME_SRCS)
-test_imsg_SRCS		:= regress/unit/test_imsg.c $(PROTO_IMSG_SRCS) \
+# imsg.c is compiled into test_imsg, which reads the table through its
+# static msgtab_lookup().
+test_imsg_SRCS		:= regress/unit/test_imsg.c \
+			   $(filter-out proto/imsg.c,$(PROTO_IMSG_SRCS)) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
 test_msgstart_SRCS	:= regress/unit/test_msgstart.c regress/unit/seedreq.c \
 			   $(PROTO_IMSG_SRCS) \

@@ -61,8 +61,9 @@ put64(uint8_t *p, uint64_t v)
 /*
  * Result and error texts end up in logs and on a person's terminal:
  * only printable ASCII, so no control sequence can ride along.
+ * FRAME_OK if so.
  */
-int
+static int
 frame_text_check(const uint8_t *p, size_t len)
 {
 	size_t	i;
@@ -75,7 +76,8 @@ frame_text_check(const uint8_t *p, size_t len)
 	return FRAME_OK;
 }
 
-uint32_t
+/* A type's largest payload; 0 for unknown types. */
+static uint32_t
 frame_type_cap(uint8_t type)
 {
 	switch (type) {

@@ -115,16 +115,9 @@ struct exit_info {
 	char		result[EXIT_MAX_RESULT + 1];	/* systemd Result */
 };
 
-/* Decoded by regress/framepeer.c only: no shipped program reads one. */
-struct error_info {
-	uint16_t	code;		/* enum frame_error */
-	char		text[ERROR_MAX_TEXT + 1];
-};
-
 /* Header: decode checks magic, version, reserved, type and cap. */
 int	frame_hdr_decode(const uint8_t *, size_t, struct frame_hdr *);
 void	frame_hdr_encode(uint8_t [FRAME_HDR_LEN], uint8_t, uint32_t);
-uint32_t frame_type_cap(uint8_t);	/* 0 for unknown types */
 
 /* Payload codecs; encoders return the length written or FRAME_E_SPACE. */
 int	start_decode(const uint8_t *, size_t, struct start_req *);
@@ -136,8 +129,6 @@ int	resize_encode(const struct winsize_req *, uint8_t *, size_t);
 int	signal_decode(const uint8_t *, size_t, uint8_t *);
 int	winsize_valid(uint32_t, uint32_t);
 int	signal_allowed(uint32_t);	/* the fixed set of frame type 7 */
-/* FRAME_OK if printable ASCII without NUL, as results and texts are. */
-int	frame_text_check(const uint8_t *, size_t);
 const char *frame_strerror(int);	/* text of an enum frame_status */
 const char *frame_error_text(uint16_t); /* default text of an ERR_ code */
 

@@ -41,7 +41,7 @@ union imsg_cmsgbuf {
 };
 
 /* NULL for anything not in the table, type 0 included. */
-const struct msgtab_ent *
+static const struct msgtab_ent *
 msgtab_lookup(uint32_t type)
 {
 	if (type >= IMSG_TYPE_MAX || msgtab[type].name == NULL)

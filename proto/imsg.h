@@ -138,7 +138,6 @@ enum imsg_status {
 /* The table (msgtab.c, data only), indexed by type. */
 extern const struct msgtab_ent	msgtab[IMSG_TYPE_MAX];
 
-const struct msgtab_ent *msgtab_lookup(uint32_t);
 const char *imsg_type_name(uint32_t);
 const char *imsg_strerror(int);
 

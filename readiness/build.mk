@@ -15,7 +15,8 @@ opencode-pty-verify-readiness_LIBS :=
 TESTS		+= test_sha256 test_marker
 test_sha256_SRCS := regress/unit/test_sha256.c proto/sha256.c
 test_sha256_LIBS :=
-test_marker_SRCS := regress/unit/test_marker.c readiness/marker.c
+# marker.c is compiled into its test.
+test_marker_SRCS := regress/unit/test_marker.c
 test_marker_LIBS :=
 
 READINESS_GEN	:= $(BUILD)/gen/opty-revision.h

@@ -40,7 +40,7 @@ hexval(uint8_t c)
 }
 
 /* The revision grammar: REV_PREFIX, 40 hex, REV_SOURCE_SEP, 64 hex. */
-int
+static int
 marker_revision_valid(const char *s, size_t len)
 {
 	const uint8_t	*p = (const uint8_t *)s;

@@ -58,7 +58,6 @@ struct marker {
  */
 int	marker_parse(const uint8_t *buf, size_t len, const char *revision,
 	    const char *const paths[MARKER_NRECORDS], struct marker *out);
-int	marker_revision_valid(const char *, size_t);
 const char *marker_strerror(int);
 
 #endif

@@ -21,6 +21,25 @@ get32(const uint8_t *p)
 	    (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/*
+ * The client's own reading of the rule for result and error texts
+ * (docs/PROTOCOL.md): printable ASCII, no NUL.  Written again here, not
+ * taken from proto/frame.c, so that the peer checks what the relay wrote
+ * against the rule rather than against the relay's code.
+ */
+static int
+text_check(const uint8_t *p, size_t len)
+{
+	size_t	i;
+
+	if (memchr(p, '\0', len) != NULL)
+		return FRAME_E_NUL;
+	for (i = 0; i < len; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return FRAME_E_STRING;
+	return FRAME_OK;
+}
+
 int
 exit_decode(const uint8_t *buf, size_t len, struct exit_info *ei)
 {
@@ -36,7 +55,7 @@ exit_decode(const uint8_t *buf, size_t len, struct exit_info *ei)
 		return FRAME_E_TRUNCATED;
 	if (rlen < len - EXIT_FIXED_LEN)
 		return FRAME_E_TRAILING;
-	if ((rv = frame_text_check(buf + EXIT_FIXED_LEN, rlen)) != FRAME_OK)
+	if ((rv = text_check(buf + EXIT_FIXED_LEN, rlen)) != FRAME_OK)
 		return rv;
 	ei->code = buf[0];
 	ei->status = get32(buf + 1);
@@ -60,7 +79,7 @@ error_decode(const uint8_t *buf, size_t len, struct error_info *ei)
 		return FRAME_E_TRUNCATED;
 	if (tlen < len - ERROR_FIXED_LEN)
 		return FRAME_E_TRAILING;
-	if ((rv = frame_text_check(buf + ERROR_FIXED_LEN, tlen)) != FRAME_OK)
+	if ((rv = text_check(buf + ERROR_FIXED_LEN, tlen)) != FRAME_OK)
 		return rv;
 	ei->code = (uint16_t)((uint16_t)buf[0] << 8 | buf[1]);
 	memcpy(ei->text, buf + ERROR_FIXED_LEN, tlen);

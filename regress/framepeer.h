@@ -16,6 +16,12 @@
 
 #include "proto/frame.h"
 
+/* A decoded error frame: no shipped program reads one. */
+struct error_info {
+	uint16_t	code;		/* enum frame_error */
+	char		text[ERROR_MAX_TEXT + 1];
+};
+
 int	exit_decode(const uint8_t *, size_t, struct exit_info *);
 int	error_decode(const uint8_t *, size_t, struct error_info *);
 int	signal_encode(uint8_t, uint8_t *, size_t);

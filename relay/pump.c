@@ -42,6 +42,8 @@
 #include "proto/log.h"
 #include "relay/relay.h"
 
+static void	pump_signal(struct slot *, uint8_t);
+
 /* Reads per wake-up, so one busy client cannot starve the others. */
 #define PUMP_READS_PER_WAKE	8
 
@@ -281,7 +283,7 @@ pump_resize(struct slot *s, const struct winsize_req *ws)
  * here.  The queue is short: a client that floods signals loses the
  * surplus, not the relay's memory.
  */
-void
+static void
 pump_signal(struct slot *s, uint8_t sig)
 {
 	if (s->sigq_n == sizeof(s->sigq)) {

@@ -126,7 +126,6 @@ int	 pump_master_read(struct slot *);
 int	 pump_master_write(struct slot *);
 int	 pump_exit(struct slot *);
 void	 pump_resize(struct slot *, const struct winsize_req *);
-void	 pump_signal(struct slot *, uint8_t);
 void	 pump_watch(struct slot *);
 
 /* conn.c: one client connection: reads, the held frame, last words */

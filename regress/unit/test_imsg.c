@@ -26,6 +26,8 @@
 
 #include "proto/config.h"
 #include "proto/imsg.h"
+/* NOLINTNEXTLINE(bugprone-suspicious-include): msgtab_lookup() is static */
+#include "proto/imsg.c"
 
 /* sv[0] plays the relay, sv[1] the parent. */
 struct pair {
