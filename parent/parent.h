@@ -94,7 +94,6 @@ void	signal_late(struct session *, struct imsg *);
 void	signal_end(struct session *);
 
 /* shutdown.c */
-void	parent_stop_all(void);
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
 void	parent_shutdown_done(void);

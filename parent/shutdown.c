@@ -49,8 +49,8 @@ stop_all_pending(void)
 }
 
 /* Synchronous on purpose: there is nothing else left to serve. */
-void
-parent_stop_all(void)
+static void
+stop_all(void)
 {
 	uint64_t	 deadline;
 	int		 i;
@@ -102,7 +102,7 @@ parent_failclosed(void)
 {
 	sd_notify(0, "STOPPING=1\nSTATUS=failing closed");
 	log_warnx("failing closed: stopping every unit");
-	parent_stop_all();
+	stop_all();
 	/* A hostile relay is not waited for: it dies with us. */
 	if (parent->relay_fd != -1)
 		close(parent->relay_fd);
@@ -115,7 +115,7 @@ shutdown_finish(void)
 {
 	sd_notify(0, "STATUS=stopping units");
 	log_setexit(NULL);
-	parent_stop_all();
+	stop_all();
 	shutdown_relay();
 	exit(0);
 }

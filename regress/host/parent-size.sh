@@ -16,7 +16,7 @@
 set -u
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin/opencode-pty-supervisor
-PARENT_SIZE_MAX=${PARENT_SIZE_MAX:-8390}
+PARENT_SIZE_MAX=${PARENT_SIZE_MAX:-8345}
 command -v readelf >/dev/null 2>&1 ||
     { echo "parent-size: FAIL: readelf is missing (binutils)" >&2; exit 1; }
 [ -f "$BIN" ] || { echo "parent-size: FAIL: $BIN not built" >&2; exit 1; }
