@@ -1,6 +1,6 @@
 /*
  * test_dbusd_ident.c: cmocka tests of client identity decoding
- * (dbusd/decode.c, and dbusd/ident.c compiled in for its static
+ * (dbusd/props.c, and dbusd/ident.c compiled in for its static
  * decoder): each property counts only from its exact interface with its
  * exact type and size; a ControlGroup offered on the Unit interface is
  * ignored; InvocationID is exactly 16 bytes.  Values are also
