@@ -4,8 +4,9 @@
 # (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md),
 # the imsg message table (docs/IMSG.md, from the table the channel
 # itself reads, printed by the test tool opty-msgtab), the parent's
-# session table (docs/ARCHITECTURE.md) and the relay's slot table
-# (docs/RELAY.md).  Runs on the build
+# session table (docs/ARCHITECTURE.md), the relay's slot table
+# (docs/RELAY.md) and the files each of the two processes links
+# (docs/ARCHITECTURE.md).  Runs on the build
 # host as any user; reads only.  A table that cannot be found fails.
 #
 # SPDX-License-Identifier: ISC
@@ -116,6 +117,29 @@ sed -n '/^| state | message | needs | action | next |/,/^$/p' \
 	    o = o (i > 2 ? " " : "") f }; print o }' |
     LC_ALL=C sort > "$t/slot.doc"
 same "relay slot table vs docs/RELAY.md" "$t/slot.code" "$t/slot.doc"
+
+# The files of each process: the .c files of parent/ and dbusd/ the
+# supervisor links, and of relay/ the relay links (the build's own
+# list), against the ones named in their docs/ARCHITECTURE.md section.
+prog_files() {	# prog_files PROGRAM DIR-REGEX
+	(cd "$REPO" && make -s BUILD="$BUILD" shipped-objs) |
+	    awk -F'\t' -v p="$1" '$1 == p { print $2 }' | tr ' ' '\n' |
+	    sed -n "s#.*/obj/\\($2\\)/\\([^/]*\\)\\.o\$#\\2.c#p" |
+	    LC_ALL=C sort -u
+}
+doc_files() {	# doc_files HEADING
+	awk -v h="$1" 'index($0, h) == 1 { on = 1; next }
+	    on && /^## / { exit } on { print }' "$REPO/docs/ARCHITECTURE.md" |
+	    grep -o '`[a-z0-9_][a-z0-9_]*\.c`' | tr -d '`' | LC_ALL=C sort -u
+}
+prog_files opencode-pty-supervisor "parent\|dbusd" > "$t/pfiles.code"
+doc_files "## The root parent (parent/, dbusd/)" > "$t/pfiles.doc"
+same "the root parent's files vs docs/ARCHITECTURE.md" "$t/pfiles.code" \
+    "$t/pfiles.doc"
+prog_files opencode-pty-relay relay > "$t/rfiles.code"
+doc_files "## The relay (relay/)" > "$t/rfiles.doc"
+same "the relay's files vs docs/ARCHITECTURE.md" "$t/rfiles.code" \
+    "$t/rfiles.doc"
 
 [ $fails = 0 ] && echo "all passed" || echo "$fails failed"
 [ $fails = 0 ]
