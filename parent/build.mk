@@ -8,7 +8,7 @@ PROGS				+= opencode-pty-supervisor
 opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/relayproc.c parent/dispatch.c \
 				   parent/auth.c parent/session.c parent/sessq.c \
-				   parent/start.c parent/watch.c \
+				   parent/start.c parent/unit.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/journal.c parent/features.c \
 				   parent/privdrop.c parent/dircheck.c \
@@ -32,6 +32,11 @@ test_parent_session_SRCS	 = regress/unit/test_parent_session.c \
 				   $(PROTO_IMSG_SRCS) $(PROTO_FRAME_SRCS) \
 				   $(PROTO_LOG_SRCS)
 test_parent_session_LIBS	 = $(LIBEVENT) $(LIBSYSTEMD)
+# unit.c likewise, the D-Bus calls and the session queue replaced.
+TESTS				+= test_parent_unit
+test_parent_unit_SRCS		 = regress/unit/test_parent_unit.c \
+				   $(PROTO_LOG_SRCS)
+test_parent_unit_LIBS		 = $(LIBEVENT) $(LIBSYSTEMD)
 
 # The relay this supervisor executes is bound to it: the SHA-256 of the
 # relay built here is embedded (parent/relayproc.c compares it with the

@@ -98,7 +98,7 @@ parent_hint(const struct hint *h, void *arg)
 	(void)arg;
 	if (h->kind == HINT_SELF_JOB)
 		parent_self_job(h->job);
-	else if (watch_hint(h) > 0)
+	else if (unit_hint(h) > 0)
 		parent_status();
 }
 

@@ -80,20 +80,23 @@ void	pts_end(struct session *);
 void	pts_timer(int, short, void *);
 void	pts_stop_all(void);
 
-/* watch.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE. */
-/* shutdown.c: posts PEV_EXIT_CHECKED (parent_exit_check). */
-void	watch_follow(struct session *);
-void	watch_stop(struct session *);
-void	watch_check(struct session *);
-void	watch_timer(int, short, void *);
-int	watch_hint(const struct hint *);
+/* unit.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE, PEV_START_FAILED. */
+void	unit_called(struct session *);
+void	unit_answered(struct session *, int);
+void	unit_stop(struct session *);
+int	unit_exists(const struct session *);
+int	unit_exited(const struct session *);
+int	unit_stop_asked(const struct session *);
+void	unit_forget(struct session *);
+void	unit_timer(int, short, void *);
+int	unit_hint(const struct hint *);
 
 /* signal.c */
 void	signal_request(struct session *, struct imsg *);
 void	signal_late(struct session *, struct imsg *);
 void	signal_end(struct session *);
 
-/* shutdown.c */
+/* shutdown.c: posts PEV_EXIT_CHECKED (parent_exit_check). */
 void	parent_failclosed(void);
 void	parent_shutdown(int, short, void *);
 void	parent_shutdown_done(void);

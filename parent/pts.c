@@ -171,7 +171,7 @@ pts_give_up(struct session *s)
 }
 
 /*
- * s->unit is named: the slot's instance is reused or a new one asked
+ * s->u.name is named: the slot's instance is reused or a new one asked
  * for.  Either way PEV_PTS_READY comes from the poll, in the event
  * loop.  0, or an ERR_ code.
  */
@@ -188,7 +188,7 @@ pts_begin(struct session *s)
 		return 0;
 	}
 	pts_give_up(s);
-	memcpy(s->pts_of, s->unit, sizeof(s->pts_of));
+	memcpy(s->pts_of, s->u.name, sizeof(s->pts_of));
 	if ((r = unit_pts_names(s->pts_of, &s->pts)) < 0 ||
 	    (r = dbusd_pts_prepare(parent->bus, s->pts_of, parent->user_uid,
 	    parent->tty_gid, &s->pts_req)) < 0) {

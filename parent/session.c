@@ -5,7 +5,7 @@
  * descriptor) arrive through parent_session_event(), and a request with
  * no row in the session's state is the relay breaking the protocol:
  * this table is the parent's only gate on states.  The news of the
- * steps started here (auth.c, start.c, pts.c, watch.c, shutdown.c)
+ * steps started here (auth.c, start.c, pts.c, unit.c, shutdown.c)
  * arrives through the queue (sessq.c), which only this file drains;
  * only this file assigns a session's state and answers the relay about
  * a session.  A slot in AUTH is not a
@@ -75,7 +75,7 @@ session_clear(struct session *s)
 	s->relay_end = -1;
 	s->pidfd = -1;
 	s->dirfd = -1;
-	s->timer = keep.timer;
+	s->u.timer = keep.u.timer;
 	s->pts_timer = keep.pts_timer;
 	s->pts = keep.pts;
 	memcpy(s->pts_of, keep.pts_of, sizeof(s->pts_of));
@@ -89,7 +89,7 @@ session_init(struct session *s, uint32_t sid)
 {
 	memset(s, 0, sizeof(*s));
 	s->sid = sid;
-	if ((s->timer = evtimer_new(parent->base, watch_timer, s)) == NULL ||
+	if ((s->u.timer = evtimer_new(parent->base, unit_timer, s)) == NULL ||
 	    (s->pts_timer = evtimer_new(parent->base, pts_timer, s)) == NULL)
 		fatalx("evtimer_new");
 	session_clear(s);
@@ -104,9 +104,9 @@ session_reset(struct session *s)
 	pts_end(s);
 	if (s->pidfd != -1)
 		close(s->pidfd);
-	dbusd_req_free(s->watch_req);	/* cancels what is in flight */
+	dbusd_req_free(s->u.read);	/* cancels what is in flight */
 	dbusd_req_free(s->kill_req);
-	evtimer_del(s->timer);
+	evtimer_del(s->u.timer);
 	session_clear(s);
 }
 
@@ -218,7 +218,7 @@ act_start_failed(struct session *s, struct imsg *m, int code)
 
 /*
  * STARTING, JOB_DONE: the master goes to the relay once the start job
- * is over (watch.c says why not earlier).
+ * is over (unit.c says why not earlier).
  */
 static int
 act_start_ok(struct session *s, struct imsg *m, int code)
@@ -250,9 +250,9 @@ act_report_exit(struct session *s, struct imsg *m, int code)
 		s->relay_end = -1;
 	}
 	memset(&ex, 0, sizeof(ex));
-	ex.code = (uint32_t)s->result.exec_code;
-	ex.status = (uint32_t)s->result.exec_status;
-	memcpy(ex.result, s->result.result, sizeof(ex.result) - 1);
+	ex.code = (uint32_t)s->u.result.exec_code;
+	ex.status = (uint32_t)s->u.result.exec_status;
+	memcpy(ex.result, s->u.result.result, sizeof(ex.result) - 1);
 	session_send(s, IMSG_EXIT, -1, &ex, sizeof(ex));
 	return GO_NEXT;
 }
@@ -298,7 +298,7 @@ act_free_slot(struct session *s, struct imsg *m, int code)
 	return GO_NEXT;
 }
 
-/* CLOSE_REQ: answered only once the unit is confirmed gone (watch.c). */
+/* CLOSE_REQ: answered only once the unit is confirmed gone (unit.c). */
 static int
 act_client_gone(struct session *s, struct imsg *m, int code)
 {
@@ -313,13 +313,12 @@ act_client_gone(struct session *s, struct imsg *m, int code)
 		s->relay_end = -1;
 	}
 	/* No unit asked for yet (a re-authentication in flight is dropped). */
-	if (!s->unit_made) {
+	if (!unit_exists(s)) {
 		act_free_slot(s, m, code);
 		return GO_ALT;
 	}
 	/* PID 1 takes our calls in order: this stop follows any start. */
-	watch_stop(s);
-	watch_check(s);
+	unit_stop(s);
 	return GO_NEXT;
 }
 

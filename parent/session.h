@@ -60,12 +60,39 @@ enum parent_session_ev {
 	PEV_CLOSE_REQ,		/* relay: the client is gone */
 	PEV_SIGNAL_REQ,		/* relay: a signal for the command */
 	PEV_AUTH_DONE,		/* auth.c: an identity check ended (code) */
-	PEV_START_FAILED,	/* start.c, pts.c: a StartTransientUnit failed */
+	PEV_START_FAILED,	/* unit.c, pts.c: a StartTransientUnit failed */
 	PEV_PTS_READY,		/* pts.c: the session's devpts is mounted */
-	PEV_JOB_DONE,		/* watch.c: the unit's start job ended */
-	PEV_EXITED,		/* watch.c: main process reaped, unit quiet */
-	PEV_GONE,		/* watch.c: the unit no longer exists */
+	PEV_JOB_DONE,		/* unit.c: the unit's start job ended */
+	PEV_EXITED,		/* unit.c: main process reaped, unit quiet */
+	PEV_GONE,		/* unit.c: the unit no longer exists */
 	PEV_EXIT_CHECKED,	/* shutdown.c: our own unit's jobs read */
+};
+
+/* The phases of unit.c's table, in the order a unit goes through. */
+enum unit_phase {
+	UP_NONE = 0,		/* no unit of the name can exist */
+	UP_CALLED,		/* StartTransientUnit in flight */
+	UP_CALLED_STOP,		/* ... and a stop asked meanwhile */
+	UP_JOB,			/* accepted: its start job runs */
+	UP_RUNNING,		/* the command runs */
+	UP_EXITED,		/* it ended; the reference dropped */
+	UP_OVER,		/* and no process is left: PID 1 collects it */
+	UP_STOPPING,		/* stopped on the session's wish */
+	U_NPHASES
+};
+
+struct unit {
+	enum unit_phase		 phase;
+	char			 name[64];
+	char			 job[128];	/* its start job */
+	struct dbusd_req	*read;		/* the state read in flight */
+	int			 reread;	/* a read asked meanwhile */
+	struct event		*timer;		/* the next state read */
+	struct unit_state	 seen;		/* the last read */
+	struct unit_state	 result;	/* read once the main exited */
+	uint64_t		 deadline;	/* stop budget; monotonic usec */
+	uint64_t		 resend_at;	/* monotonic usec */
+	int			 late;		/* the overdue stop was logged */
 };
 
 struct session {
@@ -75,33 +102,12 @@ struct session {
 	pid_t			 client_pid;
 	/* client's, at admission */
 	uint8_t			 invocation[16];
-	char			 unit[64];
-	char			 job[128];
-	/* watch.c: its state read of the unit in flight */
-	struct dbusd_req	*watch_req;
 	/*
-	 * The unit's progress (start.c, watch.c): not the session's state,
-	 * since a close may cross any of it and a CLOSING session still
-	 * waits for its start's answer, its job, its exit and its end.
+	 * unit.c: the session's transient unit, whose life is its own
+	 * (a close may cross any of it, and a CLOSING session still waits
+	 * for its start's answer, its job, its exit and its end).
 	 */
-	/* a unit of that name may exist */
-	int			 unit_made;
-	int			 start_job;	/* its start job still runs */
-	/* main exit recorded in result */
-	int			 exited;
-	/* and the unit seen over since: nothing of it left to stop */
-	int			 over;
-	/* its end is no longer waited for */
-	int			 stopping;
-	int			 released;	/* AddRef's reference dropped */
-	int			 stop_sent;	/* StopUnit asked for */
-	uint64_t		 resend_at;	/* CLOCK_MONOTONIC usec */
-	/* the overdue stop was logged */
-	int			 stop_late;
-	int			 recheck;	/* a read asked for meanwhile */
-	uint64_t		 stop_deadline;	/* CLOCK_MONOTONIC usec */
-	struct unit_state	 result;	/* read once the main exited */
-	struct event		*timer;		/* the next state read */
+	struct unit		 u;
 	/*
 	 * start.c: the request and directory kept from START_REQ until the
 	 * terminal's instance is mounted; then the call, built and sent,

@@ -1,6 +1,6 @@
 /*
  * sessq.c: the root parent's queue of session events (root).  The steps
- * the session table starts (auth.c, start.c, pts.c, watch.c,
+ * the session table starts (auth.c, start.c, pts.c, unit.c,
  * shutdown.c) tell it what happened by posting here, never by calling
  * it: the table calls them, so a call back would close a ring, and one
  * transition would run inside another.  The table drains the queue in

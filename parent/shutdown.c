@@ -32,17 +32,17 @@ stop_all_pending(void)
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		if (!s->unit_made)
+		if (!unit_exists(s))
 			continue;
 		memset(&st, 0, sizeof(st));
-		if (dbusd_unit_state(parent->bus, s->unit, &st) == 0 &&
+		if (dbusd_unit_state(parent->bus, s->u.name, &st) == 0 &&
 		    !st.loaded) {
-			s->unit_made = 0;
+			unit_forget(s);
 			continue;
 		}
 		if (strcmp(st.active, "failed") == 0)
 			dbusd_unit_method(parent->bus, UM_RESET_FAILED,
-			    s->unit);
+			    s->u.name);
 		left++;
 	}
 	return left;
@@ -58,8 +58,7 @@ stop_all(void)
 	if (parent->bus == NULL)
 		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		if (parent->sessions[i].unit_made)
-			watch_stop(&parent->sessions[i]);
+		unit_stop(&parent->sessions[i]);
 	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;
 	while (stop_all_pending() > 0) {
 		if (now_usec() > deadline) {
@@ -259,7 +258,7 @@ exit_checked(struct dbusd_req *req, void *arg)
 		shutdown_begin();
 	}
 	/* Only an exit still waiting: a slot taken again has none. */
-	if (s->exited)
+	if (unit_exited(s))
 		parent_session_post(s, PEV_EXIT_CHECKED, 0);
 }
 
@@ -271,9 +270,9 @@ parent_exit_check(struct session *s)
 
 	if (exit_check[s->sid] != NULL)
 		return 1;
-	if (s->stop_sent || parent->stopping ||
-	    (s->result.exec_code != CLD_KILLED &&
-	    s->result.exec_code != CLD_DUMPED))
+	if (unit_stop_asked(s) || parent->stopping ||
+	    (s->u.result.exec_code != CLD_KILLED &&
+	    s->u.result.exec_code != CLD_DUMPED))
 		return 0;
 	if ((r = dbusd_self_job_begin(parent->bus, exit_checked, s,
 	    &exit_check[s->sid])) < 0) {

@@ -36,7 +36,7 @@ signal_done(struct dbusd_req *req, void *arg)
 	s->kill_req = NULL;
 	/* The command may have exited meanwhile: news, not an error. */
 	if (r < 0)
-		log_info("session %u: KillUnit %s: %s", s->sid, s->unit,
+		log_info("session %u: KillUnit %s: %s", s->sid, s->u.name,
 		    strerror(-r));
 	signal_next(s);
 }
@@ -50,16 +50,16 @@ signal_next(struct session *s)
 		return;
 	sig = s->sigq[0];
 	memmove(s->sigq, s->sigq + 1, --s->sigq_n);
-	if ((r = dbusd_unit_kill_begin(parent->bus, s->unit, sig,
+	if ((r = dbusd_unit_kill_begin(parent->bus, s->u.name, sig,
 	    signal_done, s, &s->kill_req)) < 0) {
-		log_warnx("session %u: KillUnit %s %d: %s", s->sid, s->unit,
+		log_warnx("session %u: KillUnit %s %d: %s", s->sid, s->u.name,
 		    sig, strerror(-r));
 		s->kill_req = NULL;
 		s->sigq_n = 0;
 		return;
 	}
 	log_info("session %u: signal %d to the main process of %s", s->sid,
-	    sig, s->unit);
+	    sig, s->u.name);
 }
 
 /* Outside the set the relay lets through, a signal is a violation. */

@@ -51,7 +51,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 		return ERR_INTERNAL;
 	}
 	memset(&spec, 0, sizeof(spec));
-	spec.name = s->unit;
+	spec.name = s->u.name;
 	spec.pts_of = s->pts_of;
 	spec.runtime_sec = a->fixed.runtime;
 	spec.tty_fd = peer;
@@ -64,7 +64,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 	close(ds);
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
-		    s->unit, strerror(-r));
+		    s->u.name, strerror(-r));
 		close(master);
 		return ERR_START;
 	}
@@ -95,23 +95,20 @@ start_done(struct dbusd_req *req, void *arg)
 	struct session	*s = arg;
 	int		 r;
 
-	r = dbusd_start_end(req, s->job, sizeof(s->job));
+	r = dbusd_start_end(req, s->u.job, sizeof(s->u.job));
 	dbusd_req_free(req);
 	s->start_call = NULL;
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
-		    s->unit, strerror(-r));
-		/* After a timeout the unit may exist all the same. */
-		watch_stop(s);
-		s->unit_made = 0;
+		    s->u.name, strerror(-r));
 		start_drop(s);
-		parent_session_post(s, PEV_START_FAILED, 0);
+		unit_answered(s, 0);
 		return;
 	}
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
-	    s->unit, (long)s->client_pid);
+	    s->u.name, (long)s->client_pid);
 	/* Followed to its end whatever the session's state (a close). */
-	watch_follow(s);
+	unit_answered(s, 1);
 }
 
 /*
@@ -124,7 +121,7 @@ start_send(struct session *s, int code)
 {
 	if (code == 0)
 		code = s->start_code;
-	if (code == 0 && unit_name_new(s->unit) < 0) {
+	if (code == 0 && unit_name_new(s->u.name) < 0) {
 		log_warn("unit name");
 		code = ERR_INTERNAL;
 	}
@@ -158,15 +155,14 @@ start_unit(struct session *s)
 		start_drop(s);
 		return code;
 	}
-	/* From here on a unit of that name may exist until seen gone. */
-	s->unit_made = 1;
 	if ((r = dbusd_start_send(s->start_call, start_done, s)) < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
-		    s->unit, strerror(-r));
-		s->unit_made = 0;
+		    s->u.name, strerror(-r));
 		start_drop(s);
 		return ERR_START;
 	}
+	/* From here on a unit of that name may exist until seen gone. */
+	unit_called(s);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 # (docs/SANDBOX.md, docs/CLIENT.md), the error codes (docs/PROTOCOL.md),
 # the imsg message table (docs/IMSG.md, from the table the channel
 # itself reads, printed by the test tool opty-msgtab), the parent's
-# session table (docs/ARCHITECTURE.md), the relay's slot table
+# session and unit tables (docs/ARCHITECTURE.md), the relay's slot table
 # (docs/RELAY.md) and the files each of the two processes links
 # (docs/ARCHITECTURE.md).  Runs on the build
 # host as any user; reads only.  A table that cannot be found fails.
@@ -117,6 +117,17 @@ sed -n '/^| state | message | needs | action | next |/,/^$/p' \
 	    o = o (i > 2 ? " " : "") f }; print o }' |
     LC_ALL=C sort > "$t/slot.doc"
 same "relay slot table vs docs/RELAY.md" "$t/slot.code" "$t/slot.doc"
+
+# The parent's unit table: its ROW() lines and docs/ARCHITECTURE.md.
+sed -n 's/^[[:space:]]*ROW(\([A-Z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*\([A-Z_]*\),[[:space:]]*\(act_\|unit_\)\{0,1\}\([a-zA-Z_]*\),[[:space:]]*\([A-Z_]*\)),.*/\1 \2 \3 \5 \6/p' \
+    "$REPO/parent/unit.c" | LC_ALL=C sort > "$t/unit.code"
+sed -n '/^| phase | input | posts | action | next |/,/^$/p' \
+    "$REPO/docs/ARCHITECTURE.md" | awk -F'|' 'NR > 2 && NF > 5 {
+	o = ""; for (i = 2; i <= 6; i++) { f = $i; gsub(/ /, "", f)
+	    o = o (i > 2 ? " " : "") f }; print o }' |
+    LC_ALL=C sort > "$t/unit.doc"
+same "parent unit table vs docs/ARCHITECTURE.md" "$t/unit.code" \
+    "$t/unit.doc"
 
 # The files of each process: the .c files of parent/ and dbusd/ the
 # supervisor links, and of relay/ the relay links (the build's own

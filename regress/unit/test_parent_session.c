@@ -90,7 +90,7 @@ int
 start_unit(struct session *s)
 {
 	if (t_unit_code == 0)
-		s->unit_made = 1;
+		s->u.phase = UP_CALLED;
 	called("start_unit");
 	return t_unit_code;
 }
@@ -116,21 +116,20 @@ pts_timer(int fd, short ev, void *arg)
 }
 
 void
-watch_stop(struct session *s)
+unit_stop(struct session *s)
 {
 	(void)s;
-	called("watch_stop");
+	called("unit_stop");
+}
+
+int
+unit_exists(const struct session *s)
+{
+	return s->u.phase != UP_NONE;
 }
 
 void
-watch_check(struct session *s)
-{
-	(void)s;
-	called("watch_check");
-}
-
-void
-watch_timer(int fd, short ev, void *arg)
+unit_timer(int fd, short ev, void *arg)
 {
 	(void)fd;
 	(void)ev;
@@ -207,7 +206,7 @@ teardown(void **state)
 
 	(void)state;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		event_free(parent->sessions[i].timer);
+		event_free(parent->sessions[i].u.timer);
 	event_free(sessq_ev);
 	sessq_ev = NULL;
 	close(parent->relay_fd);
@@ -333,10 +332,10 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_STARTING);
 	assert_int_equal(news(s, PEV_AUTH_DONE, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
-	assert_int_equal(s->unit_made, 0);
+	assert_int_equal(s->u.phase, UP_NONE);
 	assert_int_equal(news(s, PEV_PTS_READY, 0), 0);
 	assert_int_equal(s->state, SS_STARTING);
-	assert_int_equal(s->unit_made, 1);
+	assert_int_equal(s->u.phase, UP_CALLED);
 	assert_true((s->relay_end = dup(2)) != -1);
 	assert_int_equal(news(s, PEV_JOB_DONE, 0), 0);
 	assert_int_equal(s->state, SS_RUNNING);
@@ -358,7 +357,7 @@ test_life(void **state)
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
 	    "auth_revalidate start_send start_unit parent_exit_check "
-	    "watch_stop watch_check journal_session ");
+	    "unit_stop journal_session ");
 }
 
 /* A running session brought to RUNNING through the table. */
@@ -497,7 +496,7 @@ test_close_while_starting(void **state)
 	assert_int_equal(relay_reads(1, NULL, &code), IMSG_START_FAIL);
 	assert_int_equal(code, ERR_START);
 	s->state = SS_STARTING;
-	s->unit_made = 1;
+	s->u.phase = UP_RUNNING;
 	assert_int_equal(relay_sends(s, PEV_CLOSE_REQ, IMSG_CLOSE_REQ, -1, &c,
 	    sizeof(c)), 0);
 	assert_int_equal(s->state, SS_CLOSING);

@@ -1,0 +1,313 @@
+/*
+ * test_parent_unit.c: the root parent's unit table (parent/unit.c),
+ * compiled into this test with the D-Bus calls and the session queue
+ * replaced by recorders; the clock is the real one, and what is due is
+ * set in the unit's own deadlines.  Test only; any user.  Walks a unit through each way its life goes, read by read, and
+ * checks the calls made to PID 1 and the news posted for the session.
+ *
+ * SPDX-License-Identifier: ISC
+ * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+
+/* NOLINTNEXTLINE(bugprone-suspicious-include): the table is static */
+#include "parent/unit.c"
+
+static struct parent	 t_parent;
+struct parent		*parent = &t_parent;
+
+static char		 t_log[512];	/* calls and posts, in order */
+static struct unit_state t_st;		/* what the next read answers */
+static int		 t_reads;	/* reads begun and not yet answered */
+
+static void
+rec(const char *what)
+{
+	strncat(t_log, what, sizeof(t_log) - strlen(t_log) - 1);
+	strncat(t_log, " ", sizeof(t_log) - strlen(t_log) - 1);
+}
+
+int
+dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
+    const char *unit)
+{
+	(void)d;
+	(void)unit;
+	rec(um == UM_STOP ? "STOP" : um == UM_UNREF ? "UNREF" : "RESET");
+	return 0;
+}
+
+int
+dbusd_unit_state_begin(struct dbusd *d, const char *unit, dbusd_req_cb cb,
+    void *arg, struct dbusd_req **out)
+{
+	(void)d;
+	(void)unit;
+	(void)cb;
+	(void)arg;
+	rec("READ");
+	t_reads++;
+	*out = (struct dbusd_req *)&t_reads;	/* any non-NULL handle */
+	return 0;
+}
+
+int
+dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
+{
+	(void)req;
+	*out = t_st;
+	return 0;
+}
+
+void
+dbusd_req_free(struct dbusd_req *req)
+{
+	if (req != NULL)
+		t_reads--;
+}
+
+void
+parent_session_post(struct session *s, enum parent_session_ev ev, int code)
+{
+	static const char *const n[] = {
+		[PEV_JOB_DONE] = "job_done", [PEV_EXITED] = "exited",
+		[PEV_GONE] = "gone", [PEV_START_FAILED] = "start_failed",
+	};
+
+	(void)s;
+	(void)code;
+	assert_non_null(n[ev]);
+	rec(n[ev]);
+}
+
+/* The read in flight is answered with t_st. */
+static void
+answer(struct session *s)
+{
+	assert_non_null(s->u.read);
+	unit_checked(s->u.read, s);
+}
+
+static void
+st_running(void)
+{
+	memset(&t_st, 0, sizeof(t_st));
+	t_st.loaded = 1;
+	strcpy(t_st.active, "active");
+	strcpy(t_st.sub, "running");
+	t_st.exec_start_usec = 5;
+}
+
+static void
+st_exited(const char *active)
+{
+	st_running();
+	strcpy(t_st.active, active);
+	strcpy(t_st.sub, "dead");
+	strcpy(t_st.result, "success");
+	t_st.exec_code = 1;
+	t_st.exec_status = 3;
+}
+
+static void
+st_gone(void)
+{
+	memset(&t_st, 0, sizeof(t_st));
+}
+
+static struct session *
+fresh(void)
+{
+	static struct session	 s;
+	static struct event_base *base;
+
+	if (base == NULL)
+		assert_non_null(base = event_base_new());
+	if (s.u.timer != NULL)
+		event_free(s.u.timer);
+	memset(&s, 0, sizeof(s));
+	assert_non_null(s.u.timer = evtimer_new(base, unit_timer, &s));
+	strcpy(s.u.name, "opencode-pty-x.service");
+	strcpy(s.u.job, "/org/freedesktop/systemd1/job/7");
+	memset(t_log, 0, sizeof(t_log));
+	t_reads = 0;
+	return &s;
+}
+
+static struct hint
+job_removed(const struct session *s)
+{
+	struct hint	 h;
+
+	memset(&h, 0, sizeof(h));
+	h.kind = HINT_JOB_REMOVED;
+	strcpy(h.unit, s->u.name);
+	strcpy(h.job, s->u.job);
+	strcpy(h.result, "done");
+	return h;
+}
+
+/* Called, accepted, its job's end hinted, run, exited, collected. */
+static void
+test_life(void **state)
+{
+	struct session	*s = fresh();
+	struct hint	 h = job_removed(s);
+
+	(void)state;
+	unit_called(s);
+	assert_int_equal(s->u.phase, UP_CALLED);
+	unit_answered(s, 1);
+	assert_int_equal(s->u.phase, UP_JOB);
+	parent->sessions[0] = *s;	/* unit_hint looks in the table */
+	assert_int_equal(unit_hint(&h), 1);
+	assert_int_equal(parent->sessions[0].u.phase, UP_RUNNING);
+	s->u.phase = UP_RUNNING;
+	unit_timer(-1, 0, s);
+	st_exited("inactive");
+	answer(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	assert_int_equal(s->u.result.exec_status, 3);
+	assert_true(unit_exited(s));
+	/* Still there next read: nothing told again, nothing resent yet. */
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	st_gone();
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_NONE);
+	assert_false(unit_exists(s));
+	/* The ended command's result, not the gone unit's. */
+	assert_string_equal(s->u.result.result, "success");
+	assert_string_equal(t_log, "job_done READ UNREF exited READ READ "
+	    "gone ");
+	memset(&parent->sessions[0], 0, sizeof(parent->sessions[0]));
+}
+
+/* A stop asked while the call is in flight: read once PID 1 answers. */
+static void
+test_stop_while_called(void **state)
+{
+	struct session	*s = fresh();
+
+	(void)state;
+	unit_called(s);
+	unit_stop(s);
+	assert_int_equal(s->u.phase, UP_CALLED_STOP);
+	assert_true(unit_stop_asked(s));
+	assert_null(s->u.read);
+	assert_int_equal(s->u.reread, 1);
+	unit_answered(s, 1);
+	assert_int_equal(s->u.phase, UP_STOPPING);
+	st_exited("failed");
+	answer(s);
+	assert_int_equal(s->u.phase, UP_STOPPING);
+	assert_true(unit_exited(s));
+	st_gone();
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_NONE);
+	assert_string_equal(t_log, "STOP UNREF READ READ gone ");
+}
+
+/* Refused: stopped blind (a timeout may have made it), start failed. */
+static void
+test_refused(void **state)
+{
+	struct session	*s = fresh();
+
+	(void)state;
+	unit_called(s);
+	unit_answered(s, 0);
+	assert_int_equal(s->u.phase, UP_NONE);
+	assert_string_equal(t_log, "STOP UNREF start_failed ");
+	s = fresh();
+	unit_called(s);
+	unit_stop(s);
+	unit_answered(s, 0);
+	assert_int_equal(s->u.phase, UP_NONE);
+	assert_string_equal(t_log, "STOP UNREF start_failed ");
+}
+
+/*
+ * Over, then running again (someone started it anew): stopped once the
+ * resend is due.  Past the stop budget a failed unit is reset and an
+ * inactive one counts as ended.
+ */
+static void
+test_restarted_and_late(void **state)
+{
+	struct session	*s = fresh();
+
+	(void)state;
+	unit_called(s);
+	unit_answered(s, 1);
+	s->u.phase = UP_RUNNING;
+	unit_timer(-1, 0, s);
+	st_exited("inactive");
+	answer(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	st_running();
+	s->u.resend_at = 0;		/* the resend is due */
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_STOPPING);
+	assert_true(unit_stop_asked(s));
+	s->u.deadline = 0;		/* past the stop budget */
+	st_exited("failed");
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_STOPPING);
+	st_exited("inactive");
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_int_equal(s->u.phase, UP_NONE);
+	assert_string_equal(t_log, "READ UNREF exited READ STOP READ RESET "
+	    "READ gone ");
+}
+
+/* A second stop, or a stop of an ended unit, sends nothing more. */
+static void
+test_stop_after_exit(void **state)
+{
+	struct session	*s = fresh();
+
+	(void)state;
+	unit_called(s);
+	unit_answered(s, 1);
+	s->u.phase = UP_RUNNING;
+	unit_timer(-1, 0, s);
+	st_exited("inactive");
+	answer(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	unit_stop(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	assert_false(unit_stop_asked(s));
+	answer(s);
+	unit_stop(s);
+	assert_string_equal(t_log, "READ UNREF exited READ READ ");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_life),
+		cmocka_unit_test(test_stop_while_called),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_restarted_and_late),
+		cmocka_unit_test(test_stop_after_exit),
+	};
+
+	log_init("test_parent_unit", 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
