@@ -186,10 +186,13 @@ act_gone(struct session *s)
  * is after systemd has set the terminal up as the unit's stdin, which on
  * systemd 252 discards input already written to the master (seen: a
  * typed line lost in 1 start of 3), so the client's first input, held
- * by the relay until then, is never lost.  A command seen ended while
- * its start job still ran (its ExecStart= could not be executed) is
- * never given the master: the session's end tells it.  A refused start
- * is stopped blind: after a timeout the unit may exist all the same.
+ * by the relay until then, is never lost.  A command can be seen ended
+ * while its start job still runs (a fast one, its exit processed by
+ * PID 1 before its exec): the job's end and the command's are then told
+ * on every read after, so that a session still starting gets the
+ * master (and the output in it) and then the end; a session past that
+ * point has no row for them.  A refused start is stopped blind: after a
+ * timeout the unit may exist all the same.
  */
 #define ROW(ph, in, post, act, next) \
 	{ UP_ ## ph, U_ ## in, PEV_ ## post, act, UP_ ## next }
@@ -207,9 +210,12 @@ static const struct unit_row unit_table[] = {
 	ROW(JOB,	STOP,	    NONE,	  act_stop,	   STOPPING),
 	ROW(RUNNING,	MAIN_EXITED, NONE,	  act_exited,	   EXITED),
 	ROW(RUNNING,	STOP,	    NONE,	  act_stop,	   STOPPING),
+	ROW(EXITED,	JOB_DONE,   JOB_DONE,	  NULL,		   EXITED),
 	ROW(EXITED,	QUIET,	    EXITED,	  NULL,		   OVER),
 	ROW(EXITED,	STOP,	    NONE,	  act_stop_exited, STOPPING),
 	ROW(EXITED,	ENDED,	    GONE,	  act_gone,	   NONE),
+	ROW(OVER,	JOB_DONE,   JOB_DONE,	  NULL,		   OVER),
+	ROW(OVER,	QUIET,	    EXITED,	  NULL,		   OVER),
 	/* Over, then running again: someone started it anew. */
 	ROW(OVER,	BUSY,	    NONE,	  act_stop_exited, STOPPING),
 	ROW(OVER,	ENDED,	    GONE,	  act_gone,	   NONE),

@@ -177,7 +177,10 @@ test_life(void **state)
 	assert_int_equal(s->u.phase, UP_OVER);
 	assert_int_equal(s->u.result.exec_status, 3);
 	assert_true(unit_exited(s));
-	/* Still there next read: nothing told again, nothing resent yet. */
+	/*
+	 * Still there next read: the job's end and the command's told
+	 * again (a session still starting takes them), nothing resent yet.
+	 */
 	unit_timer(-1, 0, s);
 	answer(s);
 	assert_int_equal(s->u.phase, UP_OVER);
@@ -188,8 +191,8 @@ test_life(void **state)
 	assert_false(unit_exists(s));
 	/* The ended command's result, not the gone unit's. */
 	assert_string_equal(s->u.result.result, "success");
-	assert_string_equal(t_log, "job_done READ UNREF exited READ READ "
-	    "gone ");
+	assert_string_equal(t_log, "job_done READ UNREF exited READ job_done "
+	    "exited READ job_done exited gone ");
 	memset(&parent->sessions[0], 0, sizeof(parent->sessions[0]));
 }
 
@@ -271,8 +274,32 @@ test_restarted_and_late(void **state)
 	unit_timer(-1, 0, s);
 	answer(s);
 	assert_int_equal(s->u.phase, UP_NONE);
-	assert_string_equal(t_log, "READ UNREF exited READ STOP READ RESET "
-	    "READ gone ");
+	assert_string_equal(t_log, "READ UNREF exited READ job_done STOP READ "
+	    "RESET READ gone ");
+}
+
+/*
+ * A command seen ended while its start job still runs: the job's end,
+ * once read, is told after all (the master, and the output in it, reach
+ * a session still starting), and the command's end with it.
+ */
+static void
+test_exit_before_job(void **state)
+{
+	struct session	*s = fresh();
+
+	(void)state;
+	unit_called(s);
+	unit_answered(s, 1);
+	unit_timer(-1, 0, s);
+	st_exited("inactive");
+	t_st.job_id = 9;
+	answer(s);
+	assert_int_equal(s->u.phase, UP_OVER);
+	t_st.job_id = 0;
+	unit_timer(-1, 0, s);
+	answer(s);
+	assert_string_equal(t_log, "READ UNREF exited READ job_done exited ");
 }
 
 /* A second stop, or a stop of an ended unit, sends nothing more. */
@@ -294,7 +321,8 @@ test_stop_after_exit(void **state)
 	assert_false(unit_stop_asked(s));
 	answer(s);
 	unit_stop(s);
-	assert_string_equal(t_log, "READ UNREF exited READ READ ");
+	assert_string_equal(t_log, "READ UNREF exited READ job_done exited "
+	    "READ ");
 }
 
 int
@@ -305,6 +333,7 @@ main(void)
 		cmocka_unit_test(test_stop_while_called),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_restarted_and_late),
+		cmocka_unit_test(test_exit_before_job),
 		cmocka_unit_test(test_stop_after_exit),
 	};
 
