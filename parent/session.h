@@ -90,9 +90,9 @@ struct unit {
 	struct event		*timer;		/* the next state read */
 	struct unit_state	 seen;		/* the last read */
 	struct unit_state	 result;	/* read once the main exited */
-	uint64_t		 deadline;	/* stop budget; monotonic usec */
-	uint64_t		 resend_at;	/* monotonic usec */
-	int			 late;		/* the overdue stop was logged */
+	uint64_t		 deadline;	/* stop budget, monotonic us */
+	uint64_t		 resend_at;	/* monotonic, us */
+	int			 late;		/* overdue stop logged */
 };
 
 struct session {

@@ -52,8 +52,8 @@ struct unit_row {
 	enum unit_phase		 phase;
 	enum unit_input		 in;
 	enum parent_session_ev	 post;
-	unit_action		 action;
 	enum unit_phase		 next;
+	unit_action		 action;
 };
 
 static void	unit_checked(struct dbusd_req *, void *);
@@ -195,7 +195,7 @@ act_gone(struct session *s)
  * timeout the unit may exist all the same.
  */
 #define ROW(ph, in, post, act, next) \
-	{ UP_ ## ph, U_ ## in, PEV_ ## post, act, UP_ ## next }
+	{ UP_ ## ph, U_ ## in, PEV_ ## post, UP_ ## next, act }
 
 static const struct unit_row unit_table[] = {
 	/* phase	input	    posts	  action	   next */

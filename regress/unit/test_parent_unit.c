@@ -2,8 +2,9 @@
  * test_parent_unit.c: the root parent's unit table (parent/unit.c),
  * compiled into this test with the D-Bus calls and the session queue
  * replaced by recorders; the clock is the real one, and what is due is
- * set in the unit's own deadlines.  Test only; any user.  Walks a unit through each way its life goes, read by read, and
- * checks the calls made to PID 1 and the news posted for the session.
+ * set in the unit's own deadlines.  Test only; any user.  Walks a unit
+ * through each way its life goes, read by read, and checks the calls
+ * made to PID 1 and the news posted for the session.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -67,8 +68,9 @@ dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
 	return 0;
 }
 
+/* The prototype is dbusd.h's, which frees what it is given. */
 void
-dbusd_req_free(struct dbusd_req *req)
+dbusd_req_free(struct dbusd_req *req)	/* cppcheck-suppress constParameter */
 {
 	if (req != NULL)
 		t_reads--;
@@ -101,8 +103,8 @@ st_running(void)
 {
 	memset(&t_st, 0, sizeof(t_st));
 	t_st.loaded = 1;
-	strcpy(t_st.active, "active");
-	strcpy(t_st.sub, "running");
+	snprintf(t_st.active, sizeof(t_st.active), "%s", "active");
+	snprintf(t_st.sub, sizeof(t_st.sub), "%s", "running");
 	t_st.exec_start_usec = 5;
 }
 
@@ -110,9 +112,9 @@ static void
 st_exited(const char *active)
 {
 	st_running();
-	strcpy(t_st.active, active);
-	strcpy(t_st.sub, "dead");
-	strcpy(t_st.result, "success");
+	snprintf(t_st.active, sizeof(t_st.active), "%s", active);
+	snprintf(t_st.sub, sizeof(t_st.sub), "%s", "dead");
+	snprintf(t_st.result, sizeof(t_st.result), "%s", "success");
 	t_st.exec_code = 1;
 	t_st.exec_status = 3;
 }
@@ -135,8 +137,9 @@ fresh(void)
 		event_free(s.u.timer);
 	memset(&s, 0, sizeof(s));
 	assert_non_null(s.u.timer = evtimer_new(base, unit_timer, &s));
-	strcpy(s.u.name, "opencode-pty-x.service");
-	strcpy(s.u.job, "/org/freedesktop/systemd1/job/7");
+	snprintf(s.u.name, sizeof(s.u.name), "%s", "opencode-pty-x.service");
+	snprintf(s.u.job, sizeof(s.u.job), "%s",
+	    "/org/freedesktop/systemd1/job/7");
 	memset(t_log, 0, sizeof(t_log));
 	t_reads = 0;
 	return &s;
@@ -149,9 +152,9 @@ job_removed(const struct session *s)
 
 	memset(&h, 0, sizeof(h));
 	h.kind = HINT_JOB_REMOVED;
-	strcpy(h.unit, s->u.name);
-	strcpy(h.job, s->u.job);
-	strcpy(h.result, "done");
+	snprintf(h.unit, sizeof(h.unit), "%s", s->u.name);
+	snprintf(h.job, sizeof(h.job), "%s", s->u.job);
+	snprintf(h.result, sizeof(h.result), "%s", "done");
 	return h;
 }
 
