@@ -21,7 +21,7 @@
 #include "dbusd/props.h"
 #include "proto/argcodec.h"
 #include "proto/config.h"
-#include "proto/frame.h"
+#include "proto/wire.h"
 
 #define USEC_PER_SEC	1000000ULL
 

@@ -1,7 +1,8 @@
 /*
  * fuzz_argdecode.c: libFuzzer harness of the launcher's argument codec
- * (proto/argcodec.c).  arg_decode() runs in the launcher, as the session
- * user, on whatever systemd put on its command line.  Test code only.
+ * (proto/argdecode.c, proto/argcodec.c).  arg_decode() runs in the
+ * launcher, as the session user, on whatever systemd put on its command
+ * line.  Test code only.
  *
  * The input is used twice.  As a string (cut at its first NUL, as argv
  * would be) it goes to arg_decode(); whatever is accepted must

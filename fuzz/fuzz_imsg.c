@@ -42,6 +42,7 @@
 
 #include "fuzz/fuzz.h"
 #include "proto/config.h"
+#include "proto/frame.h"
 #include "proto/imsg.h"
 
 #define MAX_RECORDS	8

@@ -42,6 +42,7 @@
 #include "proto/argcodec.h"
 #include "proto/config.h"
 #include "proto/dirsock.h"
+#include "proto/dirtake.h"
 
 /* One-line reasons, then a distinct exit status per failure class. */
 static int	lx_errfd = STDERR_FILENO;

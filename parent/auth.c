@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "proto/config.h"
-#include "proto/frame.h"
+#include "proto/wire.h"
 #include "proto/log.h"
 #include "parent/features.h"
 #include "parent/parent.h"

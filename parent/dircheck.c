@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto/frame.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/dircheck.h"

@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "proto/frame.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proto/frame.h"
+#include "proto/wire.h"
 
 /* Longest encoded argument (strlen): "a" + base64 of 4096 bytes; buffers
  * need one more byte for the NUL. */

@@ -8,6 +8,8 @@ PROTO_ERR_SRCS		:= proto/errtext.c proto/ttyrules.c
 PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c $(PROTO_ERR_SRCS)
 PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c \
 			   proto/cmsgfd.c
+# The relay's side only: the root parent decodes a start, never encodes.
+PROTO_STARTENC_SRCS	:= proto/startenc.c
 PROTO_ARG_SRCS		:= proto/argcodec.c
 PROTO_LOG_SRCS		:= proto/log.c
 
@@ -26,6 +28,7 @@ test_imsg_SRCS		:= regress/unit/test_imsg.c \
 			   $(filter-out proto/imsg.c,$(PROTO_IMSG_SRCS)) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
 test_msgstart_SRCS	:= regress/unit/test_msgstart.c regress/unit/seedreq.c \
-			   $(PROTO_IMSG_SRCS) \
+			   $(PROTO_IMSG_SRCS) $(PROTO_STARTENC_SRCS) \
 			   $(PROTO_FRAME_SRCS) $(PROTO_LOG_SRCS)
-test_argcodec_SRCS	:= regress/unit/test_argcodec.c $(PROTO_ARG_SRCS)
+test_argcodec_SRCS	:= regress/unit/test_argcodec.c $(PROTO_ARG_SRCS) \
+			   proto/argdecode.c

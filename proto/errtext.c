@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 
-#include "proto/frame.h"
+#include "proto/wire.h"
 
 const char *
 frame_error_text(uint16_t code)

@@ -98,27 +98,29 @@ imsg_strerror(int status)
 	}
 }
 
-/* The checks imsg_send() shares with the receiver's table rules. */
+/*
+ * The table's rules for one message but its direction: 1 if it keeps
+ * them all, else the IMSG_E_ code of the first it breaks.  The sender
+ * checks what it is about to send by the same rules.
+ */
 static int
-imsg_send_valid(uint32_t type, uint32_t sid, int fd, const void *data,
-    size_t len)
+msgtab_check(uint32_t type, size_t len, int hasfd, uint32_t sid)
 {
 	const struct msgtab_ent	*ent;
 
 	if ((ent = msgtab_lookup(type)) == NULL)
-		return 0;
+		return IMSG_E_TYPE;
 	if (len < ent->minlen || len > ent->maxlen)
-		return 0;
-	if (len > 0 && data == NULL)
-		return 0;
-	if ((ent->fd == FD_REQUIRED) != (fd >= 0))
-		return 0;
-	if (fd < -1)
-		return 0;
+		return IMSG_E_SIZE;
+	if (ent->fd == FD_NONE && hasfd)
+		return IMSG_E_FD_UNEXPECTED;
+	if (ent->fd == FD_REQUIRED && !hasfd)
+		return IMSG_E_FD_MISSING;
 	if (sid >= OPTY_MAX_SLOTS)
-		return 0;
+		return IMSG_E_SID;
+	/* A channel-wide message names no session. */
 	if (ent->scope == SCOPE_CHANNEL && sid != 0)
-		return 0;
+		return IMSG_E_SID;
 	return 1;
 }
 
@@ -132,7 +134,8 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 	union cmsg_onefd	 cbuf;
 	ssize_t			 n;
 
-	if (!imsg_send_valid(type, sid, fd, data, len)) {
+	if ((len > 0 && data == NULL) || fd < -1 ||
+	    msgtab_check(type, len, fd >= 0, sid) != 1) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -174,22 +177,11 @@ imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
 		return IMSG_E_SHORT;
 	if (msg->hdr.len != n - IMSG_HDR_LEN)
 		return IMSG_E_LENGTH;
-	if ((ent = msgtab_lookup(msg->hdr.type)) == NULL)
-		return IMSG_E_TYPE;
-	if (ent->dir != dir)
+	/* An unknown type is msgtab_check()'s IMSG_E_TYPE. */
+	ent = msgtab_lookup(msg->hdr.type);
+	if (ent != NULL && ent->dir != dir)
 		return IMSG_E_DIR;
-	if (msg->hdr.len < ent->minlen || msg->hdr.len > ent->maxlen)
-		return IMSG_E_SIZE;
-	if (ent->fd == FD_NONE && hasfd)
-		return IMSG_E_FD_UNEXPECTED;
-	if (ent->fd == FD_REQUIRED && !hasfd)
-		return IMSG_E_FD_MISSING;
-	if (msg->hdr.sid >= OPTY_MAX_SLOTS)
-		return IMSG_E_SID;
-	/* A channel-wide message names no session. */
-	if (ent->scope == SCOPE_CHANNEL && msg->hdr.sid != 0)
-		return IMSG_E_SID;
-	return 1;
+	return msgtab_check(msg->hdr.type, msg->hdr.len, hasfd, msg->hdr.sid);
 }
 
 int

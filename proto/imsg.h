@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proto/frame.h"
+#include "proto/wire.h"
 
 #define IMSG_HDR_LEN		12
 /* The largest START_REQ. */
@@ -144,6 +144,8 @@ const char *imsg_strerror(int);
 int	imsg_send(int, uint32_t, uint32_t, int, const void *, size_t);
 int	imsg_recv(int, enum imsg_dir, struct imsg *);
 
+/* The relay's encoder (startenc.c), from a frame it checked (frame.h). */
+struct start_req;
 int	msg_start_encode(const struct start_req *, uint8_t *, size_t);
 int	msg_start_decode(const uint8_t *, size_t, struct start_args *);
 

@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#include "proto/frame.h"
+#include "proto/wire.h"
 
 int
 winsize_valid(uint32_t rows, uint32_t cols)

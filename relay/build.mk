@@ -11,7 +11,8 @@ RELAY_SRCS		:= relay/relay.c relay/sandbox.c relay/slot.c \
 
 PROGS			+= opencode-pty-relay
 opencode-pty-relay_SRCS	:= $(RELAY_SRCS) relay/nonss.c $(PROTO_FRAME_SRCS) \
-			   $(PROTO_IMSG_SRCS) $(PROTO_LOG_SRCS)
+			   $(PROTO_IMSG_SRCS) $(PROTO_STARTENC_SRCS) \
+			   $(PROTO_LOG_SRCS)
 opencode-pty-relay_LIBS	:= $(LIBEVENT) $(LIBSECCOMP)
 # Linked static-pie: the relay maps no shared library, so its image is
 # the one reproducible file that was reviewed, and its memory is its own
@@ -50,7 +51,8 @@ test_relay_outbuf_SRCS	:= regress/unit/test_relay_outbuf.c relay/outbuf.c \
 # slot.c is compiled into its test, pump.c and conn.c replaced.
 test_relay_slot_SRCS	:= regress/unit/test_relay_slot.c relay/chan.c \
 			   relay/intake.c relay/outbuf.c $(PROTO_FRAME_SRCS) \
-			   $(PROTO_IMSG_SRCS) $(PROTO_LOG_SRCS)
+			   $(PROTO_IMSG_SRCS) $(PROTO_STARTENC_SRCS) \
+			   $(PROTO_LOG_SRCS)
 test_relay_slot_LIBS	:= $(LIBEVENT)
 
 TOOLS			+= opty-forgedparent

@@ -73,7 +73,7 @@ same "client seccomp allowlist vs docs/CLIENT.md" "$t/client.code" \
     "$t/client.doc"
 
 sed -n 's/^[[:space:]]*\(ERR_[A-Z_]*\) = \([0-9]*\),.*/\2 \1/p' \
-    "$REPO/proto/frame.h" | LC_ALL=C sort > "$t/err.code"
+    "$REPO/proto/wire.h" | LC_ALL=C sort > "$t/err.code"
 sed -n 's/^| *\([0-9]*\) *| *`\(ERR_[A-Z_]*\)` *|.*/\1 \2/p' \
     "$REPO/docs/PROTOCOL.md" | LC_ALL=C sort > "$t/err.doc"
 same "error codes vs docs/PROTOCOL.md" "$t/err.code" "$t/err.doc"
