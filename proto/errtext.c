@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "proto/wire.h"
@@ -13,40 +14,26 @@
 const char *
 frame_error_text(uint16_t code)
 {
-	switch (code) {
-	case ERR_PROTOCOL:
-		return "protocol error";
-	case ERR_UNEXPECTED:
-		return "unexpected frame";
-	case ERR_BUSY:
-		return "too many sessions";
-	case ERR_AUTH_PEER:
-		return "peer credentials unavailable";
-	case ERR_AUTH_PID:
-		return "peer is not the client service";
-	case ERR_AUTH_STATE:
-		return "client service not running";
-	case ERR_AUTH_CGROUP:
-		return "client service in unexpected cgroup";
-	case ERR_AUTH_CHANGED:
-		return "client identity changed";
-	case ERR_FD_MISSING:
-		return "directory descriptor missing";
-	case ERR_FD_EXTRA:
-		return "more than one descriptor";
-	case ERR_NOTDIR:
-		return "descriptor is not a directory";
-	case ERR_DIR_MISMATCH:
-		return "directory does not match start frame";
-	case ERR_START:
-		return "unit could not be started";
-	case ERR_INTERNAL:
-		return "internal supervisor error";
-	case ERR_SHUTDOWN:
-		return "supervisor shutting down";
-	case ERR_AUTH_DUMPABLE:
-		return "client service is dumpable";
-	default:
+	static const char *const text[] = {
+		[ERR_PROTOCOL] = "protocol error",
+		[ERR_UNEXPECTED] = "unexpected frame",
+		[ERR_BUSY] = "too many sessions",
+		[ERR_AUTH_PEER] = "peer credentials unavailable",
+		[ERR_AUTH_PID] = "peer is not the client service",
+		[ERR_AUTH_STATE] = "client service not running",
+		[ERR_AUTH_CGROUP] = "client service in unexpected cgroup",
+		[ERR_AUTH_CHANGED] = "client identity changed",
+		[ERR_FD_MISSING] = "directory descriptor missing",
+		[ERR_FD_EXTRA] = "more than one descriptor",
+		[ERR_NOTDIR] = "descriptor is not a directory",
+		[ERR_DIR_MISMATCH] = "directory does not match start frame",
+		[ERR_START] = "unit could not be started",
+		[ERR_INTERNAL] = "internal supervisor error",
+		[ERR_SHUTDOWN] = "supervisor shutting down",
+		[ERR_AUTH_DUMPABLE] = "client service is dumpable",
+	};
+
+	if (code >= sizeof(text) / sizeof(text[0]) || text[code] == NULL)
 		return "unknown error";
-	}
+	return text[code];
 }

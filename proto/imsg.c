@@ -62,40 +62,31 @@ imsg_type_name(uint32_t type)
 const char *
 imsg_strerror(int status)
 {
-	switch (status) {
-	case 1:
+	/* Indexed by the negated status: 0 (end of file) and IMSG_E_*. */
+	static const char *const text[] = {
+		[0] = "end of file",
+		[-IMSG_E_IO] = "receive failed",
+		[-IMSG_E_TRUNC] = "packet truncated",
+		[-IMSG_E_CTRUNC] = "control data truncated",
+		[-IMSG_E_CMSG] = "unexpected control message",
+		[-IMSG_E_NFDS] = "more than one descriptor",
+		[-IMSG_E_SHORT] = "packet shorter than header",
+		[-IMSG_E_LENGTH] = "header length does not match packet",
+		[-IMSG_E_TYPE] = "unknown message type",
+		[-IMSG_E_DIR] = "message type sent in wrong direction",
+		[-IMSG_E_SIZE] = "payload size not allowed for type",
+		[-IMSG_E_FD_UNEXPECTED] =
+		    "descriptor on a type that takes none",
+		[-IMSG_E_FD_MISSING] = "descriptor missing",
+		[-IMSG_E_SID] = "session id out of range",
+	};
+	const int	n = (int)(sizeof(text) / sizeof(text[0]));
+
+	if (status == 1)
 		return "message";
-	case 0:
-		return "end of file";
-	case IMSG_E_IO:
-		return "receive failed";
-	case IMSG_E_TRUNC:
-		return "packet truncated";
-	case IMSG_E_CTRUNC:
-		return "control data truncated";
-	case IMSG_E_CMSG:
-		return "unexpected control message";
-	case IMSG_E_NFDS:
-		return "more than one descriptor";
-	case IMSG_E_SHORT:
-		return "packet shorter than header";
-	case IMSG_E_LENGTH:
-		return "header length does not match packet";
-	case IMSG_E_TYPE:
-		return "unknown message type";
-	case IMSG_E_DIR:
-		return "message type sent in wrong direction";
-	case IMSG_E_SIZE:
-		return "payload size not allowed for type";
-	case IMSG_E_FD_UNEXPECTED:
-		return "descriptor on a type that takes none";
-	case IMSG_E_FD_MISSING:
-		return "descriptor missing";
-	case IMSG_E_SID:
-		return "session id out of range";
-	default:
+	if (status > 0 || status <= -n || text[-status] == NULL)
 		return "unknown";
-	}
+	return text[-status];
 }
 
 /*
