@@ -36,7 +36,6 @@
 #include "proto/config.h"
 #include "proto/frame.h"
 #include "proto/log.h"
-#include "parent/features.h"
 #include "parent/parent.h"
 
 /* Refusals any peer can cause, one line each, within a limit. */

@@ -20,7 +20,7 @@
 #include "proto/frame.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
-#include "parent/dircheck.h"
+#include "parent/parent.h"
 
 /*
  * The directory is the client's: it may sit on a FUSE file system its

@@ -23,10 +23,8 @@
 
 #include "proto/config.h"
 #include "proto/log.h"
-#include "parent/features.h"
 #include "parent/pty.h"
 #include "parent/parent.h"
-#include "parent/privdrop.h"
 
 static struct parent	 parent_state;
 struct parent		*parent = &parent_state;
