@@ -36,7 +36,6 @@
 #include "proto/config.h"
 #include "proto/wire.h"
 #include "proto/log.h"
-#include "parent/features.h"
 #include "parent/parent.h"
 
 /* Refusals any peer can cause, one line each, within a limit. */
@@ -190,7 +189,7 @@ auth_dumpable(const struct session *s, const char *when)
 		if (errno == ESRCH)
 			return ERR_AUTH_CHANGED;
 		log_warn("session %u: dumpability of pid %ld (needs Linux "
-		    ">= 6.16)", s->sid, (long)s->auth_pid);
+		    ">= 6.16)", s->sid, (long)s->client_pid);
 		pi.coredump[0] = AUTH_COREDUMP_USER;
 	}
 	if ((pi.coredump[0] & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
@@ -203,7 +202,7 @@ auth_dumpable(const struct session *s, const char *when)
 	if (parent->allow_dumpable) {
 		log_warnx("session %u: %s of DUMPABLE client pid %ld: any %s "
 		    "process can take its socket or ptrace it; allowed only "
-		    "because %s=1 is set", s->sid, when, (long)s->auth_pid,
+		    "because %s=1 is set", s->sid, when, (long)s->client_pid,
 		    OPTY_USER, OPTY_ALLOW_DUMPABLE_ENV);
 		return 0;
 	}
@@ -211,7 +210,7 @@ auth_dumpable(const struct session *s, const char *when)
 	    "any %s process can take its socket (pidfd_getfd) or ptrace it; "
 	    "install the Node service's binary root-owned and not readable "
 	    "by %s (mode 0711 or 0111) so that it runs non-dumpable, or set "
-	    "kernel.yama.ptrace_scope >= 1", s->sid, (long)s->auth_pid,
+	    "kernel.yama.ptrace_scope >= 1", s->sid, (long)s->client_pid,
 	    OPTY_USER, OPTY_USER);
 	return ERR_AUTH_DUMPABLE;
 }
@@ -228,7 +227,7 @@ auth_unscoped(const struct session *s)
 		log_warnx("session %u: admission of client pid %ld: the "
 		    "session runs WITHOUT Landlock signal and abstract UNIX "
 		    "socket scoping (kernel below Landlock ABI 6); allowed "
-		    "only because %s=1 is set", s->sid, (long)s->auth_pid,
+		    "only because %s=1 is set", s->sid, (long)s->client_pid,
 		    OPTY_ALLOW_UNSCOPED_ENV);
 }
 
@@ -278,7 +277,7 @@ auth_finish(struct session *s, int code)
 	if (code != 0) {
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
 		    "refused: %s", s->sid,
-		    (long)s->auth_pid, frame_error_text(code));
+		    (long)s->client_pid, frame_error_text(code));
 		if (s->pidfd != -1)
 			close(s->pidfd);
 		s->pidfd = -1;
@@ -298,15 +297,6 @@ auth_read(struct session *s)
 		log_warnx("client identity: %s", strerror(-r));
 		auth_finish(s, ERR_INTERNAL);
 	}
-}
-
-static int
-auth_read_code(int r)
-{
-	if (r == -ENOENT)
-		return ERR_AUTH_STATE;
-	log_warnx("client identity: %s", strerror(-r));
-	return ERR_INTERNAL;
 }
 
 /*
@@ -351,32 +341,27 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	r = dbusd_client_ident_end(req, &id);
 	dbusd_req_free(req);
 	s->auth_req = NULL;
-	if (r < 0)
-		code = auth_read_code(r);
-	else if (s->auth_admission) {	/* admission: must fit the peer */
-		if ((code = ident_check(&id, s->auth_pid)) == 0 &&
-		    (code = auth_dumpable(s, "admission")) == 0 &&
-		    (code = auth_alive(s)) == 0) {
-			s->auth_id = id;
-			auth_unscoped(s);
-		}
-	} else if ((code = ident_check(&id, s->client_pid)) == 0) {
-		/* STARTING: still the admitted identity */
-		if (memcmp(id.invocation, s->invocation, 16) != 0)
-			code = ERR_AUTH_CHANGED;
-		else if ((code = auth_dumpable(s, "start")) == 0)
-			code = auth_alive(s);
+	if (r == -ENOENT)
+		code = ERR_AUTH_STATE;
+	else if (r < 0) {
+		log_warnx("client identity: %s", strerror(-r));
+		code = ERR_INTERNAL;
+	} else if ((code = ident_check(&id, s->client_pid)) == 0 &&
+	    !s->auth_admission && memcmp(id.invocation, s->invocation,
+	    sizeof(s->invocation)) != 0)
+		code = ERR_AUTH_CHANGED;
+	if (code == 0)
+		code = auth_dumpable(s, s->auth_admission ? "admission" :
+		    "start");
+	if (code == 0)
+		code = auth_alive(s);
+	if (code == 0 && s->auth_admission) {
+		memcpy(s->invocation, id.invocation, sizeof(s->invocation));
+		auth_unscoped(s);
 	}
 	auth_finish(s, code);
 }
 
-/*
- * Starts admitting the connection; PEV_AUTH_DONE tells the result,
- * from here for a refusal on kernel facts, otherwise once systemd has
- * answered.  The connection is closed once its facts are taken: the
- * relay's copy is the only one, so the client sees its end as soon as
- * the relay closes it.  The peer's pidfd is kept for the start.
- */
 /*
  * One connection, one slot: the relay hands over the socket it
  * accepted, and a relay that hands the same socket (by SO_COOKIE, which
@@ -401,13 +386,19 @@ conn_once(struct session *s, int conn)
 	s->conn_cookie = cookie;
 }
 
+/*
+ * Starts admitting the connection; PEV_AUTH_DONE tells the result,
+ * from here for a refusal on kernel facts, otherwise once systemd has
+ * answered.  The connection is closed once its facts are taken: the
+ * relay's copy is the only one, so the client sees its end as soon as
+ * the relay closes it.  The peer's pidfd is kept for the start.
+ */
 void
 auth_begin(struct session *s, int conn)
 {
 	struct ucred	 cr;
 	int		 code;
 
-	s->auth_pid = 0;
 	s->auth_admission = 1;
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
@@ -416,7 +407,7 @@ auth_begin(struct session *s, int conn)
 		auth_finish(s, code);
 		return;
 	}
-	s->auth_pid = cr.pid;
+	s->client_pid = cr.pid;
 	/* Another uid is refused before anything else is asked. */
 	if (cr.uid != parent->user_uid ||
 	    (code = peer_cgroup(s->pidfd)) != 0) {
@@ -431,7 +422,6 @@ auth_begin(struct session *s, int conn)
 void
 auth_revalidate(struct session *s)
 {
-	s->auth_pid = s->client_pid;
 	s->auth_admission = 0;
 	auth_read(s);
 }

@@ -19,7 +19,7 @@
 
 #include "proto/imsg.h"
 #include "proto/log.h"
-#include "parent/dircheck.h"
+#include "parent/parent.h"
 
 /*
  * The directory is the client's: it may sit on a FUSE file system its

@@ -17,7 +17,7 @@
 #include "proto/config.h"
 #include "proto/landlock.h"
 #include "proto/log.h"
-#include "parent/features.h"
+#include "parent/parent.h"
 
 static int	ll_abi;
 static int	ll_unscoped;	/* below ABI 6, by the operator's opt-in */

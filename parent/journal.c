@@ -12,7 +12,6 @@
 #include <systemd/sd-journal.h>
 
 #include "proto/imsg.h"
-#include "parent/features.h"
 #include "parent/parent.h"
 #include "proto/sha256.h"
 

@@ -35,30 +35,15 @@ rundir_own(const char *path, gid_t gid, mode_t mode)
 		fatal("chown/chmod %s", path);
 }
 
-/* The relay's chroot must be empty: anything in it is an attack. */
-static void
-emptydir_check(const char *path)
-{
-	DIR		*d;
-	struct dirent	*de;
-
-	if ((d = opendir(path)) == NULL)
-		fatal("opendir %s", path);
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") != 0 &&
-		    strcmp(de->d_name, "..") != 0)
-			fatalx("%s is not empty (%s)", path, de->d_name);
-	}
-	closedir(d);
-}
-
 /*
- * Mount points a supervisor that died left behind: PID 1 unmounted them
- * (BindsTo=) but the run directory's removal stops at a mount point
- * still there at that moment.  One still mounted stays (EBUSY).
+ * The relay's chroot must be empty: anything in it is an attack
+ * (must_be_empty).  The devpts directory may hold mount points a
+ * supervisor that died left behind: PID 1 unmounted them (BindsTo=) but
+ * the run directory's removal stops at a mount point still there at
+ * that moment; they are removed, and one still mounted stays (EBUSY).
  */
 static void
-ptsdir_tidy(const char *path)
+rundir_sweep(const char *path, int must_be_empty)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -69,6 +54,8 @@ ptsdir_tidy(const char *path)
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
+		if (must_be_empty)
+			fatalx("%s is not empty (%s)", path, de->d_name);
 		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == -1 &&
 		    errno != EBUSY)
 			log_warn("%s/%s", path, de->d_name);
@@ -81,10 +68,10 @@ parent_make_rundir(void)
 {
 	rundir_own(OPTY_RUNDIR, parent->user_gid, 0750);
 	rundir_own(OPTY_EMPTY_DIR, 0, 0555);
-	emptydir_check(OPTY_EMPTY_DIR);
+	rundir_sweep(OPTY_EMPTY_DIR, 1);
 	/* Sessions' devpts mount points: root's alone (parent/pts.c). */
 	rundir_own(OPTY_PTS_DIR, 0, 0700);
-	ptsdir_tidy(OPTY_PTS_DIR);
+	rundir_sweep(OPTY_PTS_DIR, 0);
 }
 
 int

@@ -23,10 +23,8 @@
 
 #include "proto/config.h"
 #include "proto/log.h"
-#include "parent/features.h"
 #include "parent/pty.h"
 #include "parent/parent.h"
-#include "parent/privdrop.h"
 
 static struct parent	 parent_state;
 struct parent		*parent = &parent_state;
@@ -73,18 +71,16 @@ allow_dumpable_read(void)
 static void
 signals_setup(void)
 {
-	static struct event	*ev[4];
-	const int		 sigs[4] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
-	event_callback_fn	 fns[4] = { parent_shutdown, parent_shutdown,
-				    relayproc_reap, NULL };
+	static struct event	*ev[3];
+	const int		 sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
+	event_callback_fn	 fns[3] = { parent_shutdown, parent_shutdown,
+				    relayproc_reap };
 	int			 i;
 
-	for (i = 0; i < 4; i++) {
-		if (fns[i] == NULL) {
-			if (signal(sigs[i], SIG_IGN) == SIG_ERR)
-				fatal("signal");
-			continue;
-		}
+	/* After the relay's start: it keeps the default. */
+	if (signal(SIGHUP, SIG_IGN) == SIG_ERR)
+		fatal("signal");
+	for (i = 0; i < 3; i++) {
 		ev[i] = evsignal_new(parent->base, sigs[i], fns[i], NULL);
 		if (ev[i] == NULL || event_add(ev[i], NULL) == -1)
 			fatalx("signal event");

@@ -51,6 +51,24 @@ struct parent {
 
 extern struct parent *parent;
 
+/* features.c: the operator's opt-in to Landlock below ABI 6. */
+#define OPTY_ALLOW_UNSCOPED_ENV	"OPENCODE_PTY_ALLOW_LANDLOCK_UNSCOPED"
+
+/* Refuses to start (fatalx) without what sessions need; before the relay. */
+void	features_check(void);
+/* Logs the optional hardening in force; once the bus is open. */
+void	features_report(struct dbusd *);
+/* 1 if sessions run below Landlock ABI 6 by the operator's opt-in. */
+int	features_unscoped(void);
+/* What each session's Landlock domain holds (after features_check()). */
+const char *features_landlock(void);
+
+/* privdrop.c */
+void	parent_drop_privileges(void);
+
+/* dircheck.c: 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
+int	dircheck_start(int, const struct msg_start *);
+
 /* listen.c */
 int	parent_listen(void);
 void	parent_make_rundir(void);
@@ -93,7 +111,6 @@ int	unit_hint(const struct hint *);
 
 /* signal.c */
 void	signal_request(struct session *, struct imsg *);
-void	signal_late(struct session *, struct imsg *);
 void	signal_end(struct session *);
 
 /* shutdown.c: posts PEV_EXIT_CHECKED (parent_exit_check). */

@@ -24,13 +24,13 @@
 #include <unistd.h>
 
 #include "proto/log.h"
-#include "parent/privdrop.h"
+#include "parent/parent.h"
 
-/* The value is spelled out in privdrop.h; prove it is this set. */
-_Static_assert(PARENT_SECUREBITS == (SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
-    SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
-    SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED), "PARENT_SECUREBITS");
+/* Every securebit the parent sets, each with its lock; KEEP_CAPS off. */
+#define PARENT_SECUREBITS	((unsigned long)(SECBIT_NOROOT | \
+    SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | \
+    SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | \
+    SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED))
 
 /* Needs CAP_SETPCAP, so it runs before capset() empties the rest. */
 static void

@@ -30,6 +30,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,10 +39,6 @@
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
-
-#ifndef DEVPTS_SUPER_MAGIC
-#define DEVPTS_SUPER_MAGIC	0x1cd1
-#endif
 
 /* PID 1 forks mount(8): a few milliseconds, then 50 ms steps. */
 #define PTS_POLL_FIRST_USEC	2000

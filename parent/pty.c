@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
@@ -35,9 +36,6 @@
 #endif
 
 #define PTY_PEER_MODE	0620
-#ifndef DEVPTS_SUPER_MAGIC
-#define DEVPTS_SUPER_MAGIC	0x1cd1
-#endif
 
 /*
  * Non-blocking master: the relay reads and writes it from its event

@@ -60,19 +60,14 @@ relayproc_fd_high(int fd)
  * needs no path to itself after exec, unlike a script).
  */
 static void __attribute__((noreturn))
-relayproc_exec(const struct relayproc_args *x)
+relayproc_exec(struct relayproc_args *x)
 {
-	char		*argv[] = { "opencode-pty-relay", "-u", NULL, "-g",
-			    NULL, NULL, NULL };
+	char		*argv[] = { "opencode-pty-relay", "-u", x->uid, "-g",
+			    x->gid, NULL, NULL };
 	char		*envp[] = { NULL };
-	char		 uid[16], gid[16];
 	sigset_t	 mask;
 	int		 chfd, lfd, logfd, exefd;
 
-	memcpy(uid, x->uid, sizeof(uid));
-	memcpy(gid, x->gid, sizeof(gid));
-	argv[2] = uid;
-	argv[4] = gid;
 	if (x->verbose)
 		argv[5] = "-v";
 	chfd = relayproc_fd_high(x->chfd);

@@ -144,7 +144,7 @@ act_admit_end(struct session *s, struct imsg *m, int code)
 	if (code == 0 && session_live_count() >= OPTY_MAX_SESSIONS) {
 		log_info_limited(&admit_busy, "session %u: client pid %ld "
 		    "refused: %d sessions live",
-		    s->sid, (long)s->auth_pid, OPTY_MAX_SESSIONS);
+		    s->sid, (long)s->client_pid, OPTY_MAX_SESSIONS);
 		code = ERR_BUSY;
 	}
 	if (code != 0) {
@@ -152,8 +152,6 @@ act_admit_end(struct session *s, struct imsg *m, int code)
 		session_reset(s);
 		return GO_ALT;
 	}
-	s->client_pid = s->auth_pid;
-	memcpy(s->invocation, s->auth_id.invocation, sizeof(s->invocation));
 	log_info("session %u: admitted client pid %ld", s->sid,
 	    (long)s->client_pid);
 	session_send(s, IMSG_AUTH_OK, -1, NULL, 0);
@@ -270,19 +268,12 @@ act_exit(struct session *s, struct imsg *m, int code)
 	return act_report_exit(s, m, code);
 }
 
+/* RUNNING: to the command; ENDED: it crossed the exit report. */
 static int
 act_signal(struct session *s, struct imsg *m, int code)
 {
 	(void)code;
 	signal_request(s, m);
-	return GO_NEXT;
-}
-
-static int
-act_signal_late(struct session *s, struct imsg *m, int code)
-{
-	(void)code;
-	signal_late(s, m);
 	return GO_NEXT;
 }
 
@@ -349,7 +340,7 @@ static const struct session_row session_table[] = {
 	ROW(RUNNING,	GONE,		act_report_exit,    ENDED, ENDED),
 	ROW(RUNNING,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
 	/* A signal that crossed the exit report: checked, then dropped. */
-	ROW(ENDED,	SIGNAL_REQ,	act_signal_late,    ENDED, ENDED),
+	ROW(ENDED,	SIGNAL_REQ,	act_signal,         ENDED, ENDED),
 	ROW(ENDED,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
 	ROW(CLOSING,	START_FAILED,	act_free_slot,      FREE, FREE),
 	ROW(CLOSING,	GONE,		act_free_slot,      FREE, FREE),

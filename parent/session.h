@@ -99,8 +99,8 @@ struct session {
 	uint32_t		 sid;
 	enum sess_state		 state;
 	int			 relay_end;	/* PTY master for the relay */
+	/* the peer's (SO_PEERCRED); its unit's invocation, at admission */
 	pid_t			 client_pid;
-	/* client's, at admission */
 	uint8_t			 invocation[16];
 	/*
 	 * unit.c: the session's transient unit, whose life is its own
@@ -142,11 +142,8 @@ struct session {
 	/* queued admission's turn, or 0 */
 	uint64_t		 auth_waiting;
 	int			 auth_counted;	/* holds an admission read */
-	/* the peer being authenticated */
-	pid_t			 auth_pid;
 	/* SO_COOKIE of the connection the relay handed over for it */
 	uint64_t		 conn_cookie;
-	struct client_ident	 auth_id;	/* its admission read */
 	/* signal.c: one KillUnit in flight, the rest queued. */
 	struct dbusd_req	*kill_req;
 	uint8_t			 sigq[8];

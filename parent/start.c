@@ -20,7 +20,6 @@
 #include "proto/dirsock.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
-#include "parent/dircheck.h"
 #include "parent/parent.h"
 #include "parent/pty.h"
 

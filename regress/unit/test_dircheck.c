@@ -30,7 +30,7 @@
 
 #include "proto/frame.h"
 #include "proto/imsg.h"
-#include "parent/dircheck.h"
+#include "parent/parent.h"
 
 static char	dc_dir[] = "/tmp/opty-dircheck.XXXXXX";
 static char	dc_file[sizeof(dc_dir) + 8];
