@@ -37,7 +37,8 @@ is_mount(const char *name)
 
 /* BP_NOMOUNT: the parent's set without its mount sandbox. */
 static int
-append_variant(sd_bus_message *m, const struct props_in *in, int variant)
+append_variant(sd_bus_message *m, const struct unit_spec *in,
+    int variant)
 {
 	const char	*name;
 	size_t		 i;
@@ -59,7 +60,7 @@ append_variant(sd_bus_message *m, const struct props_in *in, int variant)
 }
 
 int
-bench_props_message(sd_bus *bus, const struct props_in *in, int variant,
+bench_props_message(sd_bus *bus, const struct unit_spec *in, int variant,
     sd_bus_message **out)
 {
 	sd_bus_message	*m = NULL;

@@ -19,7 +19,7 @@
 extern const char	*bench_launcher;	/* the ExecStart path */
 extern const char	*bench_skip;		/* BP_SKIP: its name */
 
-int	bench_props_message(sd_bus *, const struct props_in *, int,
+int	bench_props_message(sd_bus *, const struct unit_spec *, int,
 	    sd_bus_message **);
 
 #endif

@@ -249,7 +249,7 @@ stream_make(int *sp)
 static void
 start(struct urun *u, const char *dir, int argc, char **argv)
 {
-	struct props_in	 in;
+	struct unit_spec	 in;
 	sd_bus_message	*m = NULL;
 	sd_bus_error	 e = SD_BUS_ERROR_NULL;
 	int		 unit_end, dirfd, ds, r;

@@ -122,7 +122,9 @@ bus_attach(struct dbusd *d)
 static int
 bus_setup(struct dbusd *d)
 {
-	int	r;
+	struct dbusd_req	*req;
+	sd_bus_message		*reply;
+	int			 r;
 
 	if ((r = sd_bus_open_system(&d->bus)) < 0)
 		return r;
@@ -132,10 +134,12 @@ bus_setup(struct dbusd *d)
 	/* Matches before Subscribe() and the owner lookup: nothing missed. */
 	if ((r = match_add_all(d)) < 0 || (r = match_owner_lookup(d)) < 0)
 		return r;
-	if ((r = call_method(d, SD_PATH, SD_MANAGER, "Subscribe", NULL,
-	    "")) < 0)
-		return r;
-	return bus_attach(d);
+	if ((req = req_new(d, NULL, NULL)) == NULL)
+		return -ENOMEM;
+	if ((r = call_add(req, SD_PATH, SD_MANAGER, "Subscribe", "")) == 0)
+		r = call_wait(req, &reply);
+	dbusd_req_free(req);
+	return r < 0 ? r : bus_attach(d);
 }
 
 /*

@@ -1,66 +1,23 @@
 /*
- * call.c: the method calls the root parent makes on PID 1 (root), with
- * one bounded timeout and one error mapping: the few synchronous ones of
- * start-up, and the requests the running parent waits for without
- * blocking.  Every reply is read with its type checked; nothing here
- * interprets a signal.
+ * call.c: the method calls the root parent makes on PID 1 (root), all
+ * of them requests (req.c) with its one bounded timeout and one error
+ * mapping: those the running parent waits for without blocking, and
+ * the few that start-up and shutdown wait for with req_wait().  Every
+ * reply is read with its type checked; nothing here interprets a
+ * signal.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dbusd/priv.h"
 
-/* A method call on systemd1, arguments appended from a va_list. */
-static int
-call_newv(struct dbusd *d, const char *path, const char *iface,
-    const char *member, sd_bus_message **m, const char *types, va_list ap)
-{
-	int	 r;
-
-	r = sd_bus_message_new_method_call(d->bus, m, SD_DEST, path, iface,
-	    member);
-	if (r < 0)
-		return r;
-	if ((r = sd_bus_message_appendv(*m, types, ap)) < 0) {
-		*m = sd_bus_message_unref(*m);
-		return r;
-	}
-	return 0;
-}
-
-/* Synchronous: only for start-up, before the parent serves anybody. */
+/* Adds one method call on systemd1 to a request, which keeps it. */
 int
-call_method(struct dbusd *d, const char *path, const char *iface,
-    const char *member, sd_bus_message **reply, const char *types, ...)
-{
-	sd_bus_message	*m = NULL;
-	sd_bus_error	 e = SD_BUS_ERROR_NULL;
-	va_list		 ap;
-	int		 r;
-
-	va_start(ap, types);
-	r = call_newv(d, path, iface, member, &m, types, ap);
-	va_end(ap);
-	if (r < 0)
-		return r;
-	r = sd_bus_call(d->bus, m, DBUSD_CALL_USEC, &e, reply);
-	if (r < 0)
-		r = req_errno(&e, r);
-	sd_bus_error_free(&e);
-	sd_bus_message_unref(m);
-	/* sd_bus_call() may have queued signals: dispatch them soon. */
-	req_kick(d);
-	return r < 0 ? r : 0;
-}
-
-/* Adds one call to a request; the request keeps the message. */
-static int
 call_add(struct dbusd_req *req, const char *path, const char *iface,
     const char *member, const char *types, ...)
 {
@@ -68,21 +25,41 @@ call_add(struct dbusd_req *req, const char *path, const char *iface,
 	va_list		 ap;
 	int		 r;
 
-	va_start(ap, types);
-	r = call_newv(req->d, path, iface, member, &m, types, ap);
-	va_end(ap);
+	r = sd_bus_message_new_method_call(req->d->bus, &m, SD_DEST, path,
+	    iface, member);
 	if (r < 0)
 		return r;
-	r = req_call(req, m);
+	va_start(ap, types);
+	r = sd_bus_message_appendv(m, types, ap);
+	va_end(ap);
+	if (r >= 0)
+		r = req_call(req, m);
 	sd_bus_message_unref(m);
 	return r;
 }
 
-/* The object path of a unit, computed: no GetUnit round trip. */
-static int
-call_unit_path(const char *unit, char **path)
+/* A request just built: handed out, or freed (cancelled) if r < 0. */
+int
+call_done(struct dbusd_req *req, int r, struct dbusd_req **out)
 {
-	return sd_bus_path_encode(SD_UNIT_PATH, unit, path);
+	if (r < 0) {
+		dbusd_req_free(req);
+		return r;
+	}
+	if (out != NULL)
+		*out = req;
+	return 0;
+}
+
+/* Blocking (start-up, shutdown): the answer to a request's one call. */
+int
+call_wait(struct dbusd_req *req, sd_bus_message **reply)
+{
+	int	 r;
+
+	if ((r = req_wait(req)) < 0)
+		return r;
+	return req_result(req, 0, reply);
 }
 
 /* The distinct interfaces of a want table, in table order. */
@@ -105,47 +82,45 @@ want_ifaces(const struct prop_want *want, size_t nw,
 }
 
 /*
- * Asks for the wanted properties of a unit, sent back to back in table
- * order: with one GetAll per interface (REQ_GETALL: the properties of
- * one interface are one snapshot), or one Get per property (REQ_GET:
- * small replies, nothing else computed by PID 1).
+ * Asks for the wanted properties of an object (an object path) or of a
+ * unit (its name: its path is computed, no GetUnit round trip), sent
+ * back to back in table order: with one GetAll per interface
+ * (REQ_GETALL: the properties of one interface are one snapshot), or
+ * one Get per property (REQ_GET: small replies, nothing else computed
+ * by PID 1).
  */
 int
-call_get_begin(struct dbusd *d, const char *unit, const struct prop_want *want,
+call_get_begin(struct dbusd *d, const char *obj, const struct prop_want *want,
     size_t nw, enum req_kind kind, dbusd_req_cb cb, void *arg,
     struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
 	const char		*iface[REQ_MAX_CALLS] = { NULL };
-	char			*path = NULL;
+	const char		*path = obj;
+	char			*enc = NULL;
 	size_t			 i, ni;
-	int			 r;
+	int			 r = 0;
 
 	*out = NULL;
 	if (nw > WANT_MAX || (ni = want_ifaces(want, nw, iface)) == 0)
 		return -EINVAL;
-	if ((r = call_unit_path(unit, &path)) < 0)
+	if (obj[0] != '/' &&
+	    (r = sd_bus_path_encode(SD_UNIT_PATH, obj, &enc)) < 0)
 		return r;
-	if ((req = req_new(d)) == NULL) {
-		free(path);
+	if (enc != NULL)
+		path = enc;
+	if ((req = req_new(d, cb, arg)) == NULL) {
+		free(enc);
 		return -ENOMEM;
 	}
 	req->kind = kind;
-	req->cb = cb;
-	req->arg = arg;
-	for (i = 0, r = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
-		r = call_add(req, path, "org.freedesktop.DBus.Properties",
-		    "GetAll", "s", iface[i]);
+	for (i = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
+		r = call_add(req, path, DBUS_PROPS, "GetAll", "s", iface[i]);
 	for (i = 0; kind == REQ_GET && i < nw && r >= 0; i++)
-		r = call_add(req, path, "org.freedesktop.DBus.Properties",
-		    "Get", "ss", want[i].iface, want[i].name);
-	free(path);
-	if (r < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	*out = req;
-	return 0;
+		r = call_add(req, path, DBUS_PROPS, "Get", "ss",
+		    want[i].iface, want[i].name);
+	free(enc);
+	return call_done(req, r, out);
 }
 
 /*
@@ -223,95 +198,22 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 	return r < 0 ? r : 0;
 }
 
-/* StopUnit(name, "replace"), ResetFailedUnit(name) or UnrefUnit(name);
- * the reply (a job path or nothing) is not used. */
+/* Blocking: call_get_begin(), waited for, decoded into out. */
 int
-call_unit_method(struct dbusd *d, enum unit_method um, const char *unit,
-    struct dbusd_req **out)
+call_get(struct dbusd *d, const char *obj, const struct prop_want *want,
+    size_t nw, void *out)
 {
 	struct dbusd_req	*req;
-	const char		*method;
+	struct prop_value	 v[WANT_MAX * 2];
+	size_t			 nv;
 	int			 r;
 
-	*out = NULL;
-	method = um == UM_STOP ? "StopUnit" : um == UM_UNREF ? "UnrefUnit" :
-	    "ResetFailedUnit";
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	snprintf(req->what, sizeof(req->what), "%s %s", method, unit);
-	if (um == UM_STOP)
-		r = call_add(req, SD_PATH, SD_MANAGER, method, "ss", unit,
-		    "replace");
-	else
-		r = call_add(req, SD_PATH, SD_MANAGER, method, "s", unit);
-	if (r < 0) {
-		dbusd_req_free(req);
+	if ((r = call_get_begin(d, obj, want, nw, REQ_GET, NULL, NULL,
+	    &req)) < 0)
 		return r;
-	}
-	*out = req;
-	return 0;
-}
-
-/* Properties.Get(Job, JobType) on a job's object path. */
-int
-call_job_type(struct dbusd *d, const char *job, struct dbusd_req **out)
-{
-	struct dbusd_req	*req;
-	int			 r;
-
-	*out = NULL;
-	if (!sd_bus_object_path_is_valid(job) ||
-	    strncmp(job, SD_JOB_PATH "/", strlen(SD_JOB_PATH "/")) != 0)
-		return -EINVAL;
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	snprintf(req->what, sizeof(req->what), "JobType of %s", job);
-	if ((r = call_add(req, job, "org.freedesktop.DBus.Properties", "Get",
-	    "ss", SD_JOB, "JobType")) < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	*out = req;
-	return 0;
-}
-
-/* Manager.ListJobs: every queued job, its unit and its type. */
-int
-call_list_jobs(struct dbusd *d, struct dbusd_req **out)
-{
-	struct dbusd_req	*req;
-	int			 r;
-
-	*out = NULL;
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	snprintf(req->what, sizeof(req->what), "ListJobs");
-	if ((r = call_add(req, SD_PATH, SD_MANAGER, "ListJobs", "")) < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	*out = req;
-	return 0;
-}
-
-/* KillUnit(name, "main", sig): the signal goes to the main process only. */
-int
-call_unit_kill(struct dbusd *d, const char *unit, int sig,
-    struct dbusd_req **out)
-{
-	struct dbusd_req	*req;
-	int			 r;
-
-	*out = NULL;
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	snprintf(req->what, sizeof(req->what), "KillUnit %s main %d", unit,
-	    sig);
-	if ((r = call_add(req, SD_PATH, SD_MANAGER, "KillUnit", "ssi", unit,
-	    "main", (int32_t)sig)) < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	*out = req;
-	return 0;
+	if ((r = req_wait(req)) == 0 &&
+	    (r = call_get_values(req, want, nw, v, &nv)) == 0)
+		r = props_decode(want, nw, v, nv, out);
+	dbusd_req_free(req);
+	return r;
 }

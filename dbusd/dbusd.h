@@ -74,6 +74,8 @@ enum unit_method {
 	UM_STOP,		/* StopUnit(name, "replace") */
 	UM_RESET_FAILED,	/* ResetFailedUnit(name) */
 	UM_UNREF,		/* UnrefUnit(name): AddRef's reference */
+	UM_KILL,		/* KillUnit(name, "main", sig) */
+	UM_PTS_STOP,		/* StopUnit of its devpts mount unit */
 };
 
 /*
@@ -100,31 +102,31 @@ int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
 	    struct dbusd_req **);
 int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
 int	dbusd_start_end(struct dbusd_req *, char *, size_t);
-/* Not waited for; a failure other than "no such unit" is logged. */
 int	dbusd_job_type_begin(struct dbusd *, const char *, dbusd_req_cb,
 	    void *, struct dbusd_req **);
-int	dbusd_job_type_end(struct dbusd_req *, char *, size_t);
+int	dbusd_job_type_end(struct dbusd_req *, char [32]);
 int	dbusd_self_job_begin(struct dbusd *, dbusd_req_cb, void *,
 	    struct dbusd_req **);
 int	dbusd_self_job_end(struct dbusd_req *, char *, size_t);
-int	dbusd_unit_kill_begin(struct dbusd *, const char *, int,
+/*
+ * A method of a session unit (sig: UM_KILL's).  Without a request to
+ * hand out it is not waited for: a failure other than "no such unit"
+ * is logged.
+ */
+int	dbusd_unit_call(struct dbusd *, enum unit_method, const char *, int,
 	    dbusd_req_cb, void *, struct dbusd_req **);
-int	dbusd_unit_kill_end(struct dbusd_req *);
-int	dbusd_unit_method_send(struct dbusd *, enum unit_method,
-	    const char *);
+int	dbusd_unit_call_end(struct dbusd_req *);
 /*
  * The devpts instance of a session unit: a transient mount unit whose
  * devices belong to uid and gid; sent and answered as a start call
- * (dbusd_start_send, dbusd_start_end).  Its StopUnit is not waited for.
+ * (dbusd_start_send, dbusd_start_end).
  */
 int	dbusd_pts_prepare(struct dbusd *, const char *, uid_t, gid_t,
 	    struct dbusd_req **);
-int	dbusd_pts_stop_send(struct dbusd *, const char *);
 
 /* Blocking forms: start-up sweep and shutdown only. */
 int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
-int	dbusd_unit_method(struct dbusd *, enum unit_method, const char *);
-int	dbusd_pts_stop(struct dbusd *, const char *);
+int	dbusd_unit_wait(struct dbusd *, enum unit_method, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
 /* Manager.Version, read at open (dbusd/pid1.c). */

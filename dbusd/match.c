@@ -3,7 +3,7 @@
  * signal is never proof (any peer may send one straight to us), so each
  * one is checked to come from PID 1's current unique name, reduced to a
  * session unit name and queued; the parent then asks PID 1 itself.
- * Nothing here makes a bus call: handlers run inside sd_bus_process().
+ * The handlers make no bus call: they run inside sd_bus_process().
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -151,22 +151,28 @@ on_owner_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	return 0;
 }
 
+/* Blocking, at open: a request to the bus daemon. */
 int
 match_owner_lookup(struct dbusd *d)
 {
-	sd_bus_message	*reply = NULL;
-	const char	*owner;
-	int		 r;
+	struct dbusd_req	*req;
+	sd_bus_message		*call = NULL, *m;
+	const char		*owner;
+	int			 r;
 
-	r = sd_bus_call_method(d->bus, "org.freedesktop.DBus",
-	    "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-	    NULL, &reply, "s", SD_DEST);
-	if (r < 0)
-		return r;
-	if (sd_bus_message_read_basic(reply, 's', &owner) <= 0 ||
-	    copy_field(d->owner, sizeof(d->owner), owner) < 0)
+	if ((req = req_new(d, NULL, NULL)) == NULL)
+		return -ENOMEM;
+	if ((r = sd_bus_message_new_method_call(d->bus, &call,
+	    "org.freedesktop.DBus", "/org/freedesktop/DBus",
+	    "org.freedesktop.DBus", "GetNameOwner")) >= 0 &&
+	    (r = sd_bus_message_append(call, "s", SD_DEST)) >= 0)
+		r = req_call(req, call);
+	sd_bus_message_unref(call);
+	if (r >= 0 && (r = call_wait(req, &m)) >= 0 &&
+	    (sd_bus_message_read_basic(m, 's', &owner) <= 0 ||
+	    copy_field(d->owner, sizeof(d->owner), owner) < 0))
 		r = -EBADMSG;
-	sd_bus_message_unref(reply);
+	dbusd_req_free(req);
 	return r < 0 ? r : 0;
 }
 

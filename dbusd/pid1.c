@@ -9,33 +9,33 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "dbusd/priv.h"
 #include "proto/log.h"
 
-#define DBUS_PROPS	"org.freedesktop.DBus.Properties"
+static const struct prop_want version_want[] = {
+	{ SD_MANAGER,	"Version",	"s",	offsetof(struct dbusd,
+	    pid1_version), sizeof(((struct dbusd *)0)->pid1_version) },
+};
 
-/* Signals the call queues meanwhile wait for bus_attach(). */
+/* Blocking, before the matches: the parent serves nobody yet. */
 int
 pid1_probe(struct dbusd *d)
 {
-	sd_bus_message	*reply = NULL;
-	const char	*s = NULL;
-	int		 r;
+	int	 r;
 
-	if ((r = call_method(d, SD_PATH, DBUS_PROPS, "Get", &reply, "ss",
-	    SD_MANAGER, "Version")) < 0) {
-		log_warnx("PID 1: Manager.Version: %s", strerror(-r));
-		return r;
-	}
-	if (sd_bus_message_read(reply, "v", "s", &s) > 0 && s[0] != '\0' &&
-	    strlen(s) < sizeof(d->pid1_version))
-		memcpy(d->pid1_version, s, strlen(s) + 1);
-	else
+	r = call_get(d, SD_PATH, version_want, 1, d);
+	if (r == 0 && d->pid1_version[0] != '\0')
+		return 0;
+	d->pid1_version[0] = '\0';
+	if (r == 0 || r == -EBADMSG) {
 		log_warnx("PID 1: Manager.Version is not a version string");
-	sd_bus_message_unref(reply);
-	return d->pid1_version[0] != '\0' ? 0 : -EBADMSG;
+		return -EBADMSG;
+	}
+	log_warnx("PID 1: Manager.Version: %s", strerror(-r));
+	return r;
 }
 
 const char *

@@ -29,6 +29,7 @@
 #define SD_JOB_PATH	"/org/freedesktop/systemd1/job"
 #define SD_NOSUCHUNIT	"org.freedesktop.systemd1.NoSuchUnit"
 #define SD_NOTREFERENCED "org.freedesktop.systemd1.NotReferenced"
+#define DBUS_PROPS	"org.freedesktop.DBus.Properties"
 
 /* A hung PID 1 must not freeze the parent's event loop for 25 s. */
 #define DBUSD_CALL_USEC	(10ULL * 1000000)
@@ -42,9 +43,8 @@ struct event;
  * Calls of ours waiting for a reply, at most.  The system bus refuses a
  * call outright (LimitsExceeded) from a connection that already waits
  * for max_replies_per_connection replies: 128 in Debian's system.conf.
- * The rest is for the few calls made outside requests (at open:
- * Subscribe, AddMatch, the name owner, pid1.c's reads) and for calls of
- * freed requests: the bus counts those until PID 1 answers them, the
+ * The rest is for the calls made outside requests (the AddMatch calls
+ * at open) and for calls of freed requests: the bus counts those until PID 1 answers them, the
  * budget from the moment they are cancelled.  A bus set up lower
  * teaches the budget its own limit (req.c).
  */
@@ -133,24 +133,22 @@ int	props_decode(const struct prop_want *, size_t,
 int	prop_read_variant(sd_bus_message *, struct prop_value *);
 
 /* call.c */
-int	call_method(struct dbusd *, const char *, const char *, const char *,
-	    sd_bus_message **, const char *, ...);
+int	call_add(struct dbusd_req *, const char *, const char *, const char *,
+	    const char *, ...);
+int	call_done(struct dbusd_req *, int, struct dbusd_req **);
+int	call_wait(struct dbusd_req *, sd_bus_message **);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
-int	call_unit_method(struct dbusd *, enum unit_method, const char *,
-	    struct dbusd_req **);
-int	call_unit_kill(struct dbusd *, const char *, int,
-	    struct dbusd_req **);
-int	call_job_type(struct dbusd *, const char *, struct dbusd_req **);
-int	call_list_jobs(struct dbusd *, struct dbusd_req **);
+int	call_get(struct dbusd *, const char *, const struct prop_want *,
+	    size_t, void *);
 
 /* req.c: the request layer, below call.c and bus.c */
 int	req_errno(const sd_bus_error *, int);
 void	req_init(struct dbusd *);
 void	req_kick(struct dbusd *);
-struct dbusd_req *req_new(struct dbusd *);
+struct dbusd_req *req_new(struct dbusd *, dbusd_req_cb, void *);
 int	req_call(struct dbusd_req *, sd_bus_message *);
 int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
 void	req_deliver(struct dbusd *);

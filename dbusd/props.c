@@ -143,26 +143,6 @@ static const struct prop_def props_fixed[] = {
 static const size_t props_nfixed =
     sizeof(props_fixed) / sizeof(props_fixed[0]);
 
-static int
-append_strv(sd_bus_message *m, const char *name, const char *const *v)
-{
-	int	r, i;
-
-	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
-	    (r = sd_bus_message_append_basic(m, 's', name)) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'v', "as")) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'a', "s")) < 0)
-		return r;
-	for (; *v != NULL; v++)
-		if ((r = sd_bus_message_append_basic(m, 's', *v)) < 0)
-			return r;
-	/* The array, the variant, the struct. */
-	for (i = 0; i < 3; i++)
-		if ((r = sd_bus_message_close_container(m)) < 0)
-			return r;
-	return 0;
-}
-
 /* "path:options" -> (path, options); no colon: no options. */
 static int
 append_tmpfs_one(sd_bus_message *m, const char *spec)
@@ -191,24 +171,29 @@ append_bind_one(sd_bus_message *m, const char *spec)
 	    (uint64_t)0);
 }
 
-/* The a(ss) and a(ssbt) mount lists, one spec string per entry. */
+/* The as, a(ss) and a(ssbt) lists, one string per entry. */
 static int
-append_mounts(sd_bus_message *m, const struct prop_def *p)
+append_list(sd_bus_message *m, const struct prop_def *p)
 {
 	const char *const	*v;
-	int			 tmpfs, r, i;
+	int			 r, i;
 
-	tmpfs = strcmp(p->sig, "a(ss)") == 0;
 	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
 	    (r = sd_bus_message_append_basic(m, 's', p->name)) < 0 ||
 	    (r = sd_bus_message_open_container(m, 'v', p->sig)) < 0 ||
 	    (r = sd_bus_message_open_container(m, 'a', p->sig + 1)) < 0)
 		return r;
 	for (v = p->as; *v != NULL; v++) {
-		r = tmpfs ? append_tmpfs_one(m, *v) : append_bind_one(m, *v);
+		if (strcmp(p->sig, "as") == 0)
+			r = sd_bus_message_append_basic(m, 's', *v);
+		else if (strcmp(p->sig, "a(ss)") == 0)
+			r = append_tmpfs_one(m, *v);
+		else
+			r = append_bind_one(m, *v);
 		if (r < 0)
 			return r;
 	}
+	/* The array, the variant, the struct. */
 	for (i = 0; i < 3; i++)
 		if ((r = sd_bus_message_close_container(m)) < 0)
 			return r;
@@ -231,16 +216,15 @@ append_def(sd_bus_message *m, const struct prop_def *p)
 		    (int32_t)p->n);
 	if (strcmp(p->sig, "t") == 0)
 		return sd_bus_message_append(m, "(sv)", p->name, "t", p->n);
-	if (strcmp(p->sig, "as") == 0)
-		return append_strv(m, p->name, p->as);
-	if (strcmp(p->sig, "a(ss)") == 0 || strcmp(p->sig, "a(ssbt)") == 0)
-		return append_mounts(m, p);
+	if (strcmp(p->sig, "as") == 0 || strcmp(p->sig, "a(ss)") == 0 ||
+	    strcmp(p->sig, "a(ssbt)") == 0)
+		return append_list(m, p);
 	return -EINVAL;
 }
 
 /* ExecStart=[(launcher, [launcher, enc(arg0), ...], false)] */
 static int
-append_exec(sd_bus_message *m, const struct props_in *in)
+append_exec(sd_bus_message *m, const struct unit_spec *in)
 {
 	char		enc[ARG_ENC_MAX + 1];
 	uint32_t	i;
@@ -295,7 +279,7 @@ append_pts_bind(sd_bus_message *m, const char *unit)
 }
 
 static int
-append_dynamic(sd_bus_message *m, const struct props_in *in)
+append_dynamic(sd_bus_message *m, const struct unit_spec *in)
 {
 	char	 desc[128];
 	int	 r;
@@ -327,7 +311,7 @@ append_dynamic(sd_bus_message *m, const struct props_in *in)
 }
 
 static int
-props_check(const struct props_in *in)
+props_check(const struct unit_spec *in)
 {
 	uint32_t	i;
 
@@ -348,7 +332,7 @@ props_check(const struct props_in *in)
 
 /* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */
 static int
-props_append(sd_bus_message *m, const struct props_in *in)
+props_append(sd_bus_message *m, const struct unit_spec *in)
 {
 	size_t	i;
 	int	r;
@@ -365,28 +349,48 @@ props_append(sd_bus_message *m, const struct props_in *in)
 	return sd_bus_message_close_container(m);
 }
 
-int
-props_start_message(sd_bus *bus, const struct props_in *in,
-    sd_bus_message **out)
+/*
+ * StartTransientUnit(name, "fail", ...): "fail" never replaces a queued
+ * job on a unit of that name.  The properties follow.
+ */
+static int
+start_open(sd_bus *bus, const char *name, sd_bus_message **m)
 {
-	sd_bus_message	*m = NULL;
-	int		 r;
+	int	 r;
 
-	*out = NULL;
-	r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
-	    "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
-	    "StartTransientUnit");
+	*m = NULL;
+	r = sd_bus_message_new_method_call(bus, m, SD_DEST, SD_PATH,
+	    SD_MANAGER, "StartTransientUnit");
 	if (r < 0)
 		return r;
-	/* "fail": never replace a queued job on a unit of that name. */
-	if ((r = sd_bus_message_append(m, "ss", in->name, "fail")) < 0 ||
-	    (r = props_append(m, in)) < 0 ||
-	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
+	return sd_bus_message_append(*m, "ss", name, "fail");
+}
+
+/* No auxiliary units; 0 and the complete call, or -errno. */
+static int
+start_close(sd_bus_message *m, int r, sd_bus_message **out)
+{
+	if (r >= 0)
+		r = sd_bus_message_append(m, "a(sa(sv))", 0);
+	if (r < 0) {
 		sd_bus_message_unref(m);
 		return r;
 	}
 	*out = m;
 	return 0;
+}
+
+int
+props_start_message(sd_bus *bus, const struct unit_spec *in,
+    sd_bus_message **out)
+{
+	sd_bus_message	*m;
+	int		 r;
+
+	*out = NULL;
+	if ((r = start_open(bus, in->name, &m)) >= 0)
+		r = props_append(m, in);
+	return start_close(m, r, out);
 }
 
 /*
@@ -411,30 +415,20 @@ props_pts_message(sd_bus *bus, const struct pts_names *pn, uid_t uid,
 	(void)snprintf(opts, sizeof(opts), "newinstance,ptmxmode=0666,"
 	    "mode=0620,uid=%u,gid=%u,max=%d,nosuid,noexec", (unsigned)uid,
 	    (unsigned)gid, OPTY_PTS_MAX);
-	r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
-	    "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
-	    "StartTransientUnit");
-	if (r < 0)
-		return r;
-	if ((r = sd_bus_message_append(m, "ss", pn->unit, "fail")) < 0 ||
-	    (r = sd_bus_message_append(m, "a(sv)", 11,
-	    "Description", "s", "OpenCode isolated PTY terminals",
-	    "What", "s", "devpts",
-	    "Where", "s", pn->where,
-	    "Type", "s", "devpts",
-	    "Options", "s", opts,
-	    "DirectoryMode", "u", (uint32_t)0700,
-	    "LazyUnmount", "b", 1,
-	    "DefaultDependencies", "b", 0,
-	    "BindsTo", "as", 1, OPTY_SUPERVISOR_UNIT,
-	    "After", "as", 1, OPTY_SUPERVISOR_UNIT,
-	    "CollectMode", "s", "inactive-or-failed")) < 0 ||
-	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
-		sd_bus_message_unref(m);
-		return r;
-	}
-	*out = m;
-	return 0;
+	if ((r = start_open(bus, pn->unit, &m)) >= 0)
+		r = sd_bus_message_append(m, "a(sv)", 11,
+		    "Description", "s", "OpenCode isolated PTY terminals",
+		    "What", "s", "devpts",
+		    "Where", "s", pn->where,
+		    "Type", "s", "devpts",
+		    "Options", "s", opts,
+		    "DirectoryMode", "u", (uint32_t)0700,
+		    "LazyUnmount", "b", 1,
+		    "DefaultDependencies", "b", 0,
+		    "BindsTo", "as", 1, OPTY_SUPERVISOR_UNIT,
+		    "After", "as", 1, OPTY_SUPERVISOR_UNIT,
+		    "CollectMode", "s", "inactive-or-failed");
+	return start_close(m, r, out);
 }
 
 /* What PID 1 sent back, decoded. */

@@ -19,18 +19,9 @@
 /* The host paths a session sees under its private /run, "-" prefixed. */
 extern const char *const	props_run_allow[];
 
-struct props_in {
-	const char		*name;		/* must be unit_name_valid() */
-	const char		*pts_of;	/* the same: names its devpts */
-	uint32_t		 runtime_sec;	/* 0 = no RuntimeMaxUSec */
-	int			 tty_fd;
-	int			 dirsock_fd;
-	uint32_t		 argc;
-	const char *const	*argv;
-};
-
+struct unit_spec;
 /* A complete StartTransientUnit call, ready to send; 0 or -errno. */
-int	props_start_message(sd_bus *, const struct props_in *,
+int	props_start_message(sd_bus *, const struct unit_spec *,
 	    sd_bus_message **);
 struct pts_names;
 /* The same for a session's devpts mount unit. */

@@ -1,8 +1,8 @@
 /*
  * req.c: the request layer of dbusd/: one request to PID 1 in flight
  * without blocking the root parent's event loop.  It calls nothing above
- * it: bus.c drives it (req_deliver() from its loop) and call.c, ident.c,
- * unit.c build on it.  A request is up to REQ_MAX_CALLS method calls sent
+ * it: bus.c drives it (req_deliver() from its loop) and every other
+ * dbusd/ file that calls PID 1 builds on it.  A request is up to REQ_MAX_CALLS method calls sent
  * back to back (PID 1 answers one connection's calls in order, so each
  * call sees systemd no earlier than the one before).  Replies are kept
  * until all are in; the request is then handed to its owner from
@@ -58,14 +58,17 @@ req_init(struct dbusd *d)
 	d->budget = REQ_INFLIGHT_MAX;
 }
 
+/* cb NULL: nobody waits for it; a failure is logged (req_orphan_done). */
 struct dbusd_req *
-req_new(struct dbusd *d)
+req_new(struct dbusd *d, dbusd_req_cb cb, void *arg)
 {
 	struct dbusd_req	*req;
 
 	if ((req = calloc(1, sizeof(*req))) == NULL)
 		return NULL;
 	req->d = d;
+	req->cb = cb;
+	req->arg = arg;
 	return req;
 }
 
@@ -295,7 +298,8 @@ req_deliver(struct dbusd *d)
 
 /*
  * For the few callers that may block (start-up, shutdown, the probe
- * tool): runs the bus until this request is complete.  Other requests
+ * tool): runs the bus until this request is complete; each call's
+ * timeout still bounds the wait.  Other requests
  * completing meanwhile wait in the queue for bus_run().
  */
 int

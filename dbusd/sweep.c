@@ -19,28 +19,30 @@
 static int
 binds_only_supervisor(struct dbusd *d, const char *path)
 {
-	sd_bus_message	*reply = NULL;
-	const char	*s;
-	int		 r, n = 0, exact = 0;
+	struct dbusd_req	*req;
+	sd_bus_message		*reply;
+	const char		*s;
+	int			 r, n = 0, exact = 0;
 
-	r = call_method(d, path, "org.freedesktop.DBus.Properties", "Get",
-	    &reply, "ss", SD_UNIT, "BindsTo");
-	if (r < 0)
-		return r;
+	if ((req = req_new(d, NULL, NULL)) == NULL)
+		return -ENOMEM;
+	if ((r = call_add(req, path, DBUS_PROPS, "Get", "ss", SD_UNIT,
+	    "BindsTo")) < 0 || (r = call_wait(req, &reply)) < 0)
+		goto out;
 	if (sd_bus_message_enter_container(reply, 'v', "as") <= 0 ||
 	    sd_bus_message_enter_container(reply, 'a', "s") <= 0) {
-		sd_bus_message_unref(reply);
-		return -EBADMSG;
+		r = -EBADMSG;
+		goto out;
 	}
 	while ((r = sd_bus_message_read_basic(reply, 's', &s)) > 0) {
 		n++;
 		exact = strcmp(s, OPTY_SUPERVISOR_UNIT) == 0;
 		log_debug("sweep: %s BindsTo[%d] = %s", path, n, s);
 	}
-	sd_bus_message_unref(reply);
-	if (r < 0)
-		return -EBADMSG;
-	return n == 1 && exact;
+	r = r < 0 ? -EBADMSG : n == 1 && exact;
+out:
+	dbusd_req_free(req);
+	return r;
 }
 
 static int
@@ -67,9 +69,9 @@ sweep_one(struct dbusd *d, const char *name, const char *active,
 	log_info("sweep: %s (%s): orphan of %s, stopping", name, active,
 	    OPTY_SUPERVISOR_UNIT);
 	/* A unit that went away by itself meanwhile is no failure. */
-	r = dbusd_unit_method(d, UM_STOP, name);
+	r = dbusd_unit_wait(d, UM_STOP, name);
 	if (r == 0 && strcmp(active, "failed") == 0)
-		r = dbusd_unit_method(d, UM_RESET_FAILED, name);
+		r = dbusd_unit_wait(d, UM_RESET_FAILED, name);
 	if (r < 0) {
 		log_warnx("sweep: %s: stop failed: %s", name, strerror(-r));
 		return r;
@@ -80,17 +82,20 @@ sweep_one(struct dbusd *d, const char *name, const char *active,
 int
 dbusd_sweep_orphans(struct dbusd *d)
 {
-	sd_bus_message	*reply = NULL;
-	const char	*name, *active, *path;
-	int		 r, stopped = 0, err = 0;
+	struct dbusd_req	*req;
+	sd_bus_message		*reply;
+	const char		*name, *active, *path;
+	int			 r, stopped = 0, err = 0;
 
-	r = call_method(d, SD_PATH, SD_MANAGER, "ListUnitsByPatterns", &reply,
-	    "asas", 0, 1, OPTY_UNIT_PREFIX "*" OPTY_UNIT_SUFFIX);
-	if (r < 0)
-		return r;
+	if ((req = req_new(d, NULL, NULL)) == NULL)
+		return -ENOMEM;
+	if ((r = call_add(req, SD_PATH, SD_MANAGER, "ListUnitsByPatterns",
+	    "asas", 0, 1, OPTY_UNIT_PREFIX "*" OPTY_UNIT_SUFFIX)) < 0 ||
+	    (r = call_wait(req, &reply)) < 0)
+		goto out;
 	if (sd_bus_message_enter_container(reply, 'a', "(ssssssouso)") <= 0) {
-		sd_bus_message_unref(reply);
-		return -EBADMSG;
+		r = -EBADMSG;
+		goto out;
 	}
 	while ((r = sd_bus_message_read(reply, "(ssssssouso)", &name, NULL,
 	    NULL, &active, NULL, NULL, &path, NULL, NULL, NULL)) > 0) {
@@ -100,9 +105,9 @@ dbusd_sweep_orphans(struct dbusd *d)
 		else if (r < 0 && err == 0)
 			err = r;
 	}
-	sd_bus_message_unref(reply);
-	if (r < 0)
-		return -EBADMSG;
 	/* Fail closed: a unit we could not judge is reported, not hidden. */
-	return err < 0 ? err : stopped;
+	r = r < 0 ? -EBADMSG : err < 0 ? err : stopped;
+out:
+	dbusd_req_free(req);
+	return r;
 }

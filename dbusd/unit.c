@@ -38,32 +38,41 @@ static const struct prop_want state_want[] = {
 };
 #define STATE_NWANT	(sizeof(state_want) / sizeof(state_want[0]))
 
-/* The StartTransientUnit call, built now (it holds copies of the
- * descriptors and arguments) and sent by dbusd_start_send(). */
+/* The type of a job: read from the Job interface, a string. */
+static const struct prop_want job_want[] = {
+	{ SD_JOB,	"JobType",		"s",	0,	32 },
+};
+
+/* A StartTransientUnit call built (r: how that went), held for
+ * dbusd_start_send(): it holds copies of the descriptors and arguments. */
+static int
+start_hold(struct dbusd *d, int r, sd_bus_message *m, const char *unit,
+    struct dbusd_req **out)
+{
+	struct dbusd_req	*req;
+
+	*out = NULL;
+	if (r < 0)
+		return r;
+	if ((req = req_new(d, NULL, NULL)) == NULL) {
+		sd_bus_message_unref(m);
+		return -ENOMEM;
+	}
+	req->msg = m;
+	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s", unit);
+	*out = req;
+	return 0;
+}
+
 int
 dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
     struct dbusd_req **out)
 {
-	struct props_in	 in = {
-		.name = spec->name, .pts_of = spec->pts_of,
-		.runtime_sec = spec->runtime_sec,
-		.tty_fd = spec->tty_fd, .dirsock_fd = spec->dirsock_fd,
-		.argc = spec->argc, .argv = spec->argv,
-	};
-	struct dbusd_req	*req;
-	int			 r;
+	sd_bus_message	*m = NULL;
+	int		 r;
 
-	*out = NULL;
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	if ((r = props_start_message(d->bus, &in, &req->msg)) < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s",
-	    spec->name);
-	*out = req;
-	return 0;
+	r = props_start_message(d->bus, spec, &m);
+	return start_hold(d, r, m, spec->name, out);
 }
 
 int
@@ -71,34 +80,12 @@ dbusd_pts_prepare(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
     struct dbusd_req **out)
 {
 	struct pts_names	 pn;
-	struct dbusd_req	*req;
+	sd_bus_message		*m = NULL;
 	int			 r;
 
-	*out = NULL;
-	if ((r = unit_pts_names(unit, &pn)) < 0)
-		return r;
-	if ((req = req_new(d)) == NULL)
-		return -ENOMEM;
-	if ((r = props_pts_message(d->bus, &pn, uid, gid, &req->msg)) < 0) {
-		dbusd_req_free(req);
-		return r;
-	}
-	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s",
-	    pn.unit);
-	*out = req;
-	return 0;
-}
-
-int
-dbusd_pts_stop_send(struct dbusd *d, const char *unit)
-{
-	struct pts_names	 pn;
-	struct dbusd_req	*req;
-	int			 r;
-
-	if ((r = unit_pts_names(unit, &pn)) < 0)
-		return r;
-	return call_unit_method(d, UM_STOP, pn.unit, &req);
+	if ((r = unit_pts_names(unit, &pn)) == 0)
+		r = props_pts_message(d->bus, &pn, uid, gid, &m);
+	return start_hold(d, r, m, pn.unit, out);
 }
 
 int
@@ -171,16 +158,51 @@ dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
 	return 0;
 }
 
-/* Not waited for: a failure is logged (dbusd/req.c). */
+/*
+ * One method of a session unit, sent at once; its reply (a job path or
+ * nothing) is not used.  Without out nobody waits for it: a failure is
+ * logged (dbusd/req.c).
+ */
 int
-dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
-    const char *unit)
+dbusd_unit_call(struct dbusd *d, enum unit_method um, const char *unit,
+    int sig, dbusd_req_cb cb, void *arg, struct dbusd_req **out)
 {
+	static const char *const method[] = {
+		[UM_STOP] = "StopUnit", [UM_RESET_FAILED] = "ResetFailedUnit",
+		[UM_UNREF] = "UnrefUnit", [UM_KILL] = "KillUnit",
+		[UM_PTS_STOP] = "StopUnit",
+	};
+	struct pts_names	 pn;
 	struct dbusd_req	*req;
+	int			 r;
 
-	if (!unit_name_valid(unit))
-		return -EINVAL;
-	return call_unit_method(d, um, unit, &req);
+	if (out != NULL)
+		*out = NULL;
+	if ((r = unit_pts_names(unit, &pn)) < 0)	/* a valid name */
+		return r;
+	if (um == UM_PTS_STOP)
+		unit = pn.unit;
+	if ((req = req_new(d, cb, arg)) == NULL)
+		return -ENOMEM;
+	snprintf(req->what, sizeof(req->what), "%s %s", method[um], unit);
+	if (um == UM_STOP || um == UM_PTS_STOP)
+		r = call_add(req, SD_PATH, SD_MANAGER, method[um], "ss", unit,
+		    "replace");
+	else if (um == UM_KILL)		/* the main process only */
+		r = call_add(req, SD_PATH, SD_MANAGER, method[um], "ssi",
+		    unit, "main", (int32_t)sig);
+	else
+		r = call_add(req, SD_PATH, SD_MANAGER, method[um], "s", unit);
+	return call_done(req, r, out);
+}
+
+/* 0, or -errno (the unit or its main process gone: -ENOENT, -ESRCH). */
+int
+dbusd_unit_call_end(struct dbusd_req *req)
+{
+	sd_bus_message	*m;
+
+	return req_result(req, 0, &m);
 }
 
 /* The type of a job ("stop", "restart", ...); its end told to cb. */
@@ -188,31 +210,24 @@ int
 dbusd_job_type_begin(struct dbusd *d, const char *job, dbusd_req_cb cb,
     void *arg, struct dbusd_req **out)
 {
-	int	 r;
-
-	if ((r = call_job_type(d, job, out)) < 0)
-		return r;
-	(*out)->cb = cb;
-	(*out)->arg = arg;
-	return 0;
+	*out = NULL;
+	if (!sd_bus_object_path_is_valid(job) ||
+	    strncmp(job, SD_JOB_PATH "/", strlen(SD_JOB_PATH "/")) != 0)
+		return -EINVAL;
+	return call_get_begin(d, job, job_want, 1, REQ_GET, cb, arg, out);
 }
 
 /* 0 and the type, or -errno (the job already gone: an error). */
 int
-dbusd_job_type_end(struct dbusd_req *req, char *type, size_t len)
+dbusd_job_type_end(struct dbusd_req *req, char type[32])
 {
-	sd_bus_message	*m;
-	const char	*s;
-	int		 r;
+	struct prop_value	v[WANT_MAX * 2];
+	size_t			nv;
+	int			r;
 
-	if ((r = req_result(req, 0, &m)) < 0)
+	if ((r = call_get_values(req, job_want, 1, v, &nv)) < 0)
 		return r;
-	if ((r = sd_bus_message_read(m, "v", "s", &s)) < 0)
-		return r;
-	if (strlen(s) >= len)
-		return -ENAMETOOLONG;
-	memcpy(type, s, strlen(s) + 1);
-	return 0;
+	return props_decode(job_want, 1, v, nv, type);
 }
 
 /*
@@ -225,13 +240,13 @@ int
 dbusd_self_job_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
     struct dbusd_req **out)
 {
-	int	 r;
+	struct dbusd_req	*req;
 
-	if ((r = call_list_jobs(d, out)) < 0)
-		return r;
-	(*out)->cb = cb;
-	(*out)->arg = arg;
-	return 0;
+	*out = NULL;
+	if ((req = req_new(d, cb, arg)) == NULL)
+		return -ENOMEM;
+	return call_done(req, call_add(req, SD_PATH, SD_MANAGER, "ListJobs",
+	    ""), out);
 }
 
 /* 1 and its type, 0 if our unit has no job, or -errno. */
@@ -261,32 +276,6 @@ dbusd_self_job_end(struct dbusd_req *req, char *type, size_t len)
 	return found;
 }
 
-/* KillUnit(name, "main", sig); its end told to cb like any request. */
-int
-dbusd_unit_kill_begin(struct dbusd *d, const char *unit, int sig,
-    dbusd_req_cb cb, void *arg, struct dbusd_req **out)
-{
-	int	 r;
-
-	*out = NULL;
-	if (!unit_name_valid(unit))
-		return -EINVAL;
-	if ((r = call_unit_kill(d, unit, sig, out)) < 0)
-		return r;
-	(*out)->cb = cb;
-	(*out)->arg = arg;
-	return 0;
-}
-
-/* 0, or -errno (the unit or its main process gone: -ENOENT, -ESRCH). */
-int
-dbusd_unit_kill_end(struct dbusd_req *req)
-{
-	sd_bus_message	*m;
-
-	return req_result(req, 0, &m);
-}
-
 /* The blocking forms, for the start-up sweep and shutdown. */
 int
 dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
@@ -302,39 +291,17 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 	return r;
 }
 
-/* A session unit's devpts mount unit stopped, waited for (shutdown). */
-int
-dbusd_pts_stop(struct dbusd *d, const char *unit)
-{
-	struct pts_names	 pn;
-	struct dbusd_req	*req;
-	sd_bus_message		*m;
-	int			 r;
-
-	if ((r = unit_pts_names(unit, &pn)) < 0)
-		return r;
-	if ((r = call_unit_method(d, UM_STOP, pn.unit, &req)) < 0)
-		return r;
-	if ((r = req_wait(req)) == 0)
-		r = req_result(req, 0, &m);
-	dbusd_req_free(req);
-	return r == -ENOENT ? 0 : r;
-}
-
 /* A unit already gone is fine. */
 int
-dbusd_unit_method(struct dbusd *d, enum unit_method um, const char *unit)
+dbusd_unit_wait(struct dbusd *d, enum unit_method um, const char *unit)
 {
 	struct dbusd_req	*req;
-	sd_bus_message		*m;
 	int			 r;
 
-	if (!unit_name_valid(unit))
-		return -EINVAL;
-	if ((r = call_unit_method(d, um, unit, &req)) < 0)
+	if ((r = dbusd_unit_call(d, um, unit, 0, NULL, NULL, &req)) < 0)
 		return r;
 	if ((r = req_wait(req)) == 0)
-		r = req_result(req, 0, &m);
+		r = dbusd_unit_call_end(req);
 	dbusd_req_free(req);
 	return r == -ENOENT ? 0 : r;
 }

@@ -161,7 +161,8 @@ pts_give_up(struct session *s)
 		return;
 	s->pts_made = 0;
 	s->pts_ready = 0;
-	if ((r = dbusd_pts_stop_send(parent->bus, s->pts_of)) < 0)
+	if ((r = dbusd_unit_call(parent->bus, UM_PTS_STOP, s->pts_of, 0,
+	    NULL, NULL, NULL)) < 0)
 		log_warnx("session %u: StopUnit %s: %s", s->sid, s->pts.unit,
 		    strerror(-r));
 	memcpy(s->pts_old, s->pts.where, sizeof(s->pts_old));
@@ -237,7 +238,8 @@ pts_stop_all(void)
 		s = &parent->sessions[i];
 		pts_tidy(s);
 		if (s->pts_made &&
-		    (r = dbusd_pts_stop(parent->bus, s->pts_of)) < 0)
+		    (r = dbusd_unit_wait(parent->bus, UM_PTS_STOP,
+		    s->pts_of)) < 0)
 			log_warnx("StopUnit %s: %s", s->pts.unit, strerror(-r));
 	}
 	deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;

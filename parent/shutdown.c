@@ -41,7 +41,7 @@ stop_all_pending(void)
 			continue;
 		}
 		if (strcmp(st.active, "failed") == 0)
-			dbusd_unit_method(parent->bus, UM_RESET_FAILED,
+			dbusd_unit_wait(parent->bus, UM_RESET_FAILED,
 			    s->u.name);
 		left++;
 	}
@@ -193,7 +193,7 @@ self_job_type(struct dbusd_req *req, void *arg)
 	int	 r;
 
 	(void)arg;
-	r = dbusd_job_type_end(req, type, sizeof(type));
+	r = dbusd_job_type_end(req, type);
 	dbusd_req_free(req);
 	if (r < 0) {
 		log_debug("job of %s: %s", OPTY_SUPERVISOR_UNIT, strerror(-r));

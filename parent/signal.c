@@ -30,7 +30,7 @@ signal_done(struct dbusd_req *req, void *arg)
 	struct session	*s = arg;
 	int		 r;
 
-	r = dbusd_unit_kill_end(req);
+	r = dbusd_unit_call_end(req);
 	dbusd_req_free(req);
 	s->kill_req = NULL;
 	/* The command may have exited meanwhile: news, not an error. */
@@ -49,7 +49,7 @@ signal_next(struct session *s)
 		return;
 	sig = s->sigq[0];
 	memmove(s->sigq, s->sigq + 1, --s->sigq_n);
-	if ((r = dbusd_unit_kill_begin(parent->bus, s->u.name, sig,
+	if ((r = dbusd_unit_call(parent->bus, UM_KILL, s->u.name, sig,
 	    signal_done, s, &s->kill_req)) < 0) {
 		log_warnx("session %u: KillUnit %s %d: %s", s->sid, s->u.name,
 		    sig, strerror(-r));

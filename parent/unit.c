@@ -75,7 +75,8 @@ unit_call(struct session *s, enum unit_method um)
 {
 	int	 r;
 
-	if ((r = dbusd_unit_method_send(parent->bus, um, s->u.name)) < 0)
+	if ((r = dbusd_unit_call(parent->bus, um, s->u.name, 0, NULL, NULL,
+	    NULL)) < 0)
 		log_warnx("session %u: %s %s: %s", s->sid,
 		    um == UM_STOP ? "StopUnit" : "UnrefUnit", s->u.name,
 		    strerror(-r));
@@ -310,8 +311,8 @@ unit_ended(struct session *s, const struct unit_state *st)
 	if (now_usec() < s->u.deadline)
 		return 0;
 	if (strcmp(st->active, "failed") == 0) {
-		dbusd_unit_method_send(parent->bus, UM_RESET_FAILED,
-		    s->u.name);
+		dbusd_unit_call(parent->bus, UM_RESET_FAILED, s->u.name, 0,
+		    NULL, NULL, NULL);
 		return 0;
 	}
 	if (strcmp(st->active, "inactive") == 0)

@@ -151,8 +151,8 @@ cmd_stop(struct dbusd *d, const char *unit)
 {
 	int	r;
 
-	if ((r = dbusd_unit_method(d, UM_STOP, unit)) < 0 ||
-	    (r = dbusd_unit_method(d, UM_RESET_FAILED, unit)) < 0) {
+	if ((r = dbusd_unit_wait(d, UM_STOP, unit)) < 0 ||
+	    (r = dbusd_unit_wait(d, UM_RESET_FAILED, unit)) < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
 		return 1;
 	}
@@ -375,7 +375,8 @@ cmd_start(struct probe *p, int argc, char **argv)
 	close(dir);
 	if (r < 0) {
 		printf("error=%d %s\n", r, strerror(-r));
-		(void)dbusd_pts_stop_send(p->d, p->name);
+		(void)dbusd_unit_call(p->d, UM_PTS_STOP, p->name, 0, NULL,
+		    NULL, NULL);
 		return 1;
 	}
 	printf("unit=%s\njob=%s\n", p->name, p->job);
@@ -407,7 +408,8 @@ cmd_start(struct probe *p, int argc, char **argv)
 	event_free(p->ev_stream);
 	close(p->stream);
 	/* Sent when the bus is closed and flushed, as main() ends. */
-	if ((r = dbusd_pts_stop_send(p->d, p->name)) < 0)
+	if ((r = dbusd_unit_call(p->d, UM_PTS_STOP, p->name, 0, NULL, NULL,
+	    NULL)) < 0)
 		fatalx("StopUnit %s: %s", pn.unit, strerror(-r));
 	return p->done ? 0 : 1;
 }

@@ -100,6 +100,7 @@ probe(enum answer a, struct dbusd *d)
 	int	sp[2], r, st;
 
 	memset(d, 0, sizeof(*d));
+	req_init(d);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    sp), 0);
 	if ((pid = fork()) == 0) {

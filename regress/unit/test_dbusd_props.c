@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "dbusd/dbusd.h"
 #include "dbusd/props.h"
 #include "proto/config.h"
 
@@ -139,10 +140,10 @@ teardown(void **state)
 	return 0;
 }
 
-static struct props_in
+static struct unit_spec
 mkin(struct fixture *f, uint32_t runtime)
 {
-	struct props_in	in = {
+	struct unit_spec	in = {
 		.name = NAME, .pts_of = NAME, .runtime_sec = runtime,
 		.tty_fd = f->stream[0], .dirsock_fd = f->dir,
 		.argc = sizeof(argv4) / sizeof(argv4[0]), .argv = argv4,
@@ -282,7 +283,7 @@ read_value(struct fixture *f, sd_bus_message *m, const char *sig,
 
 /* Builds, seals, rewinds and reads the whole call back into f->got. */
 static void
-build_and_read(struct fixture *f, const struct props_in *in)
+build_and_read(struct fixture *f, const struct unit_spec *in)
 {
 	sd_bus_message	*m = NULL;
 	const char	*name, *mode, *sig;
@@ -340,7 +341,7 @@ static void
 test_exact_set(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0);
+	struct unit_spec	 in = mkin(f, 0);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, NULL);
@@ -350,7 +351,7 @@ static void
 test_runtime(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 60);
+	struct unit_spec	 in = mkin(f, 60);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE, "RuntimeMaxUSec=t:60000000");
@@ -360,7 +361,7 @@ static void
 test_runtime_max(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 3600);
+	struct unit_spec	 in = mkin(f, 3600);
 
 	build_and_read(f, &in);
 	assert_exact_set(f, expect_base, NBASE,
@@ -375,7 +376,7 @@ static void
 test_pts_of(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0);
+	struct unit_spec	 in = mkin(f, 0);
 	const char	*want = "BindPaths=a(ssbt):[(" OPTY_PTS_DIR
 			    "/fedcba9876543210fedcba9876543210;/dev/pts;false;0)]";
 	size_t		 i;
@@ -431,7 +432,7 @@ static void
 test_fd_copies_released(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in = mkin(f, 0);
+	struct unit_spec	 in = mkin(f, 0);
 	sd_bus_message	*m = NULL;
 	int		 before;
 
@@ -446,7 +447,7 @@ static void
 test_bad_input(void **state)
 {
 	struct fixture	*f = *state;
-	struct props_in	 in;
+	struct unit_spec	 in;
 	sd_bus_message	*m = NULL;
 	static char	 big[4098];
 	const char	*one[1], *empty0[] = { "", "x" };

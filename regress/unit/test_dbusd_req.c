@@ -221,7 +221,7 @@ ask(struct dbusd *d, uint32_t first)
 	sd_bus_message		*m;
 	uint32_t		 i;
 
-	assert_non_null(req = req_new(d));
+	assert_non_null(req = req_new(d, NULL, NULL));
 	for (i = 0; i < NCALL; i++) {
 		assert_true(sd_bus_message_new_method_call(d->bus, &m, NULL,
 		    "/t", "t.Budget", "Call") >= 0);

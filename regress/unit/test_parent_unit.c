@@ -37,11 +37,15 @@ rec(const char *what)
 }
 
 int
-dbusd_unit_method_send(struct dbusd *d, enum unit_method um,
-    const char *unit)
+dbusd_unit_call(struct dbusd *d, enum unit_method um, const char *unit,
+    int sig, dbusd_req_cb cb, void *arg, struct dbusd_req **out)
 {
 	(void)d;
 	(void)unit;
+	(void)sig;
+	(void)cb;
+	(void)arg;
+	(void)out;
 	rec(um == UM_STOP ? "STOP" : um == UM_UNREF ? "UNREF" : "RESET");
 	return 0;
 }
