@@ -102,9 +102,6 @@ int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
 	    struct dbusd_req **);
 int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
 int	dbusd_start_end(struct dbusd_req *, char *, size_t);
-int	dbusd_job_type_begin(struct dbusd *, const char *, dbusd_req_cb,
-	    void *, struct dbusd_req **);
-int	dbusd_job_type_end(struct dbusd_req *, char [32]);
 int	dbusd_self_job_begin(struct dbusd *, dbusd_req_cb, void *,
 	    struct dbusd_req **);
 int	dbusd_self_job_end(struct dbusd_req *, char *, size_t);

@@ -25,8 +25,6 @@
 #define SD_UNIT		"org.freedesktop.systemd1.Unit"
 #define SD_SERVICE	"org.freedesktop.systemd1.Service"
 #define SD_UNIT_PATH	"/org/freedesktop/systemd1/unit"
-#define SD_JOB		"org.freedesktop.systemd1.Job"
-#define SD_JOB_PATH	"/org/freedesktop/systemd1/job"
 #define SD_NOSUCHUNIT	"org.freedesktop.systemd1.NoSuchUnit"
 #define SD_NOTREFERENCED "org.freedesktop.systemd1.NotReferenced"
 #define DBUS_PROPS	"org.freedesktop.DBus.Properties"
@@ -44,8 +42,8 @@ struct event;
  * call outright (LimitsExceeded) from a connection that already waits
  * for max_replies_per_connection replies: 128 in Debian's system.conf.
  * The rest is for the calls made outside requests (the AddMatch calls
- * at open) and for calls of freed requests: the bus counts those until PID 1 answers them, the
- * budget from the moment they are cancelled.  A bus set up lower
+ * at open) and for calls of freed requests: the bus counts those until
+ * PID 1 answers them, the budget from the moment they are cancelled.  A bus set up lower
  * teaches the budget its own limit (req.c).
  */
 #define REQ_INFLIGHT_MAX	100
@@ -113,7 +111,6 @@ struct prop_value {
 	uint32_t	 u;		/* "u" */
 	int32_t		 i;		/* "i" */
 	uint64_t	 t;		/* "t" */
-	int		 b;		/* "b" */
 	const void	*ay;		/* "ay" */
 	size_t		 aylen;
 };

@@ -508,8 +508,6 @@ read_basic(sd_bus_message *m, struct prop_value *v)
 		return sd_bus_message_read_basic(m, 'i', &v->i);
 	if (strcmp(v->sig, "t") == 0)
 		return sd_bus_message_read_basic(m, 't', &v->t);
-	if (strcmp(v->sig, "b") == 0)
-		return sd_bus_message_read_basic(m, 'b', &v->b);
 	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: id, path */
 		return sd_bus_message_read(m, "(uo)", &v->u, &v->s);
 	if (strcmp(v->sig, "ay") == 0)

@@ -2,11 +2,12 @@
  * req.c: the request layer of dbusd/: one request to PID 1 in flight
  * without blocking the root parent's event loop.  It calls nothing above
  * it: bus.c drives it (req_deliver() from its loop) and every other
- * dbusd/ file that calls PID 1 builds on it.  A request is up to REQ_MAX_CALLS method calls sent
- * back to back (PID 1 answers one connection's calls in order, so each
- * call sees systemd no earlier than the one before).  Replies are kept
- * until all are in; the request is then handed to its owner from
- * bus_run(), after sd_bus_process() has returned, like the signal hints.
+ * dbusd/ file that calls PID 1 builds on it.  A request is up to
+ * REQ_MAX_CALLS method calls sent back to back (PID 1 answers one
+ * connection's calls in order, so each call sees systemd no earlier
+ * than the one before).  Replies are kept until all are in; the request
+ * is then handed to its owner from bus_run(), after sd_bus_process() has
+ * returned, like the signal hints.
  * Freeing a request cancels whatever part of it is still pending.  The
  * calls of all requests waiting for replies stay within a budget below
  * the bus's limit; the rest wait their turn here, in order.

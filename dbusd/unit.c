@@ -38,11 +38,6 @@ static const struct prop_want state_want[] = {
 };
 #define STATE_NWANT	(sizeof(state_want) / sizeof(state_want[0]))
 
-/* The type of a job: read from the Job interface, a string. */
-static const struct prop_want job_want[] = {
-	{ SD_JOB,	"JobType",		"s",	0,	32 },
-};
-
 /* A StartTransientUnit call built (r: how that went), held for
  * dbusd_start_send(): it holds copies of the descriptors and arguments. */
 static int
@@ -203,31 +198,6 @@ dbusd_unit_call_end(struct dbusd_req *req)
 	sd_bus_message	*m;
 
 	return req_result(req, 0, &m);
-}
-
-/* The type of a job ("stop", "restart", ...); its end told to cb. */
-int
-dbusd_job_type_begin(struct dbusd *d, const char *job, dbusd_req_cb cb,
-    void *arg, struct dbusd_req **out)
-{
-	*out = NULL;
-	if (!sd_bus_object_path_is_valid(job) ||
-	    strncmp(job, SD_JOB_PATH "/", strlen(SD_JOB_PATH "/")) != 0)
-		return -EINVAL;
-	return call_get_begin(d, job, job_want, 1, REQ_GET, cb, arg, out);
-}
-
-/* 0 and the type, or -errno (the job already gone: an error). */
-int
-dbusd_job_type_end(struct dbusd_req *req, char type[32])
-{
-	struct prop_value	v[WANT_MAX * 2];
-	size_t			nv;
-	int			r;
-
-	if ((r = call_get_values(req, job_want, 1, v, &nv)) < 0)
-		return r;
-	return props_decode(job_want, 1, v, nv, type);
 }
 
 /*

@@ -193,13 +193,13 @@ self_job_type(struct dbusd_req *req, void *arg)
 	int	 r;
 
 	(void)arg;
-	r = dbusd_job_type_end(req, type);
+	r = dbusd_self_job_end(req, type, sizeof(type));
 	dbusd_req_free(req);
 	if (r < 0) {
 		log_debug("job of %s: %s", OPTY_SUPERVISOR_UNIT, strerror(-r));
 		return;
 	}
-	if (!job_is_stop(type))
+	if (r == 0 || !job_is_stop(type))
 		return;
 	log_info("%s job for %s: telling every client before its "
 	    "command is stopped", type, OPTY_SUPERVISOR_UNIT);
@@ -210,9 +210,9 @@ self_job_type(struct dbusd_req *req, void *arg)
  * A job for our own unit.  A stop is queued in one transaction with the
  * stops of the session units bound to us, and PID 1 runs theirs first
  * (they are ordered after us), before our SIGTERM: waiting for the
- * signal would let commands die untold.  The job's type says whether it
- * is a stop; a start job on our running unit (another unit requiring
- * us) is not.
+ * signal would let commands die untold.  The type of our unit's job,
+ * from ListJobs as below, says whether it is a stop; a start job on our
+ * running unit (another unit requiring us) is not.
  */
 void
 parent_self_job(const char *job)
@@ -222,7 +222,7 @@ parent_self_job(const char *job)
 
 	if (parent->stopping)
 		return;
-	if ((r = dbusd_job_type_begin(parent->bus, job, self_job_type, NULL,
+	if ((r = dbusd_self_job_begin(parent->bus, self_job_type, NULL,
 	    &req)) < 0)
 		log_warnx("job %s of %s: %s", job, OPTY_SUPERVISOR_UNIT,
 		    strerror(-r));
