@@ -10,7 +10,7 @@
 
 #include <systemd/sd-bus.h>
 
-#include "dbusd/props.h"
+#include "dbusd/priv.h"
 
 #define BP_PARENT	0	/* exactly the parent's property set */
 #define BP_NOMOUNT	1	/* without the mount sandbox */

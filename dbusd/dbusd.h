@@ -129,6 +129,10 @@ void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
 /* Manager.Version, read at open (dbusd/pid1.c). */
 const char *dbusd_pid1_version(const struct dbusd *);
 
+/* The host paths a session sees under its private /run, "-" prefixed
+ * (dbusd/props.c). */
+extern const char *const	props_run_allow[];
+
 /* Strict ^opencode-pty-[0-9a-f]{32}\.service$; 1 if valid, else 0. */
 int	unit_name_valid(const char *);
 /* A fresh random valid name; 0 or -errno. */

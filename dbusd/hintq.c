@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "dbusd/hintq.h"
+#include "dbusd/priv.h"
 
 void
 hintq_init(struct hintq *q)

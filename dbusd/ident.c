@@ -17,6 +17,7 @@
 #define FIELD(f)	offsetof(struct client_ident, f), \
 			sizeof(((struct client_ident *)0)->f)
 
+/* ActiveState first: a unit that is not active has no identity. */
 static const struct prop_want ident_want[] = {
 	{ SD_UNIT,	"ActiveState",	"s",	FIELD(active) },
 	{ SD_UNIT,	"SubState",	"s",	FIELD(sub) },
@@ -25,11 +26,6 @@ static const struct prop_want ident_want[] = {
 	{ SD_SERVICE,	"ControlGroup",	"s",	FIELD(cgroup) },
 };
 static const size_t ident_nwant = sizeof(ident_want) / sizeof(ident_want[0]);
-
-/* Asked first: a unit that is not active has no identity to decode. */
-static const struct prop_want ident_active_want[] = {
-	{ SD_UNIT,	"ActiveState",	"s",	FIELD(active) },
-};
 
 /* 0, or -EBADMSG when a property is missing, doubled, mistyped or long. */
 static int
@@ -67,7 +63,7 @@ dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 	 * Not loaded (PID 1 answers for a stub), stopped or stopping: there
 	 * is no client, and its InvocationID may well be empty.
 	 */
-	if ((r = props_decode(ident_active_want, 1, v, nv, &tmp)) < 0)
+	if ((r = props_decode(ident_want, 1, v, nv, &tmp)) < 0)
 		return r;
 	if (strcmp(tmp.active, "active") != 0)
 		return -ENOENT;

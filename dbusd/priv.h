@@ -17,7 +17,22 @@
 #include <systemd/sd-bus.h>
 
 #include "dbusd/dbusd.h"
-#include "dbusd/hintq.h"
+
+/* hintq.c: the bounded queue of signal hints; a flood only fills it. */
+#define HINTQ_BOUND	32
+
+struct hintq {
+	struct hint	ring[HINTQ_BOUND];
+	unsigned	head;		/* index of the oldest hint */
+	unsigned	depth;
+	uint64_t	dropped;	/* arrived while full */
+};
+
+void	hintq_init(struct hintq *);
+/* 1 queued, 0 coalesced into one already queued, -1 dropped (full). */
+int	hintq_push(struct hintq *, const struct hint *);
+/* 1 and the oldest hint in *out, or 0 when empty. */
+int	hintq_pop(struct hintq *, struct hint *);
 
 #define SD_DEST		"org.freedesktop.systemd1"
 #define SD_PATH		"/org/freedesktop/systemd1"
@@ -124,7 +139,16 @@ struct prop_want {
 	size_t		 size;		/* "s": buffer; "ay": exact length */
 };
 
-/* props.c: decoding, no bus I/O. */
+/*
+ * props.c: the transient unit property sets, built; a complete
+ * StartTransientUnit call, ready to send, for a session unit or its
+ * devpts mount unit.  And the decoding of properties read back.  No bus
+ * I/O.
+ */
+int	props_start_message(sd_bus *, const struct unit_spec *,
+	    sd_bus_message **);
+int	props_pts_message(sd_bus *, const struct pts_names *, uid_t, gid_t,
+	    sd_bus_message **);
 int	props_decode(const struct prop_want *, size_t,
 	    const struct prop_value *, size_t, void *);
 int	prop_read_variant(sd_bus_message *, struct prop_value *);
@@ -142,7 +166,6 @@ int	call_get(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, void *);
 
 /* req.c: the request layer, below call.c and bus.c */
-int	req_errno(const sd_bus_error *, int);
 void	req_init(struct dbusd *);
 void	req_kick(struct dbusd *);
 struct dbusd_req *req_new(struct dbusd *, dbusd_req_cb, void *);

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "dbusd/priv.h"
-#include "dbusd/props.h"
 #include "proto/argcodec.h"
 #include "proto/config.h"
 #include "proto/wire.h"

@@ -28,7 +28,7 @@
  * A method error as -errno, for every caller: NoSuchUnit is -ENOENT;
  * NotReferenced (UnrefUnit of a reference already dropped) -EALREADY.
  */
-int
+static int
 req_errno(const sd_bus_error *e, int r)
 {
 	if (sd_bus_error_has_name(e, SD_NOSUCHUNIT))

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "dbusd/priv.h"
-#include "dbusd/props.h"
 #include "proto/config.h"
 #include "proto/log.h"
 

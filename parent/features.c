@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "dbusd/dbusd.h"
-#include "dbusd/props.h"
 #include "proto/config.h"
 #include "proto/landlock.h"
 #include "proto/log.h"

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "dbusd/hintq.h"
+#include "dbusd/priv.h"
 
 static struct hint
 mk(enum hint_kind kind, unsigned n)

@@ -26,8 +26,7 @@
 
 #include <cmocka.h>
 
-#include "dbusd/dbusd.h"
-#include "dbusd/props.h"
+#include "dbusd/priv.h"
 #include "proto/config.h"
 
 #define NAME	"opencode-pty-0123456789abcdef0123456789abcdef.service"
