@@ -111,6 +111,7 @@ int	unit_hint(const struct hint *);
 
 /* signal.c */
 void	signal_request(struct session *, struct imsg *);
+void	signal_late(struct session *, struct imsg *);
 void	signal_end(struct session *);
 
 /* shutdown.c: posts PEV_EXIT_CHECKED (parent_exit_check). */

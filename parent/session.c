@@ -268,12 +268,19 @@ act_exit(struct session *s, struct imsg *m, int code)
 	return act_report_exit(s, m, code);
 }
 
-/* RUNNING: to the command; ENDED: it crossed the exit report. */
 static int
 act_signal(struct session *s, struct imsg *m, int code)
 {
 	(void)code;
 	signal_request(s, m);
+	return GO_NEXT;
+}
+
+static int
+act_signal_late(struct session *s, struct imsg *m, int code)
+{
+	(void)code;
+	signal_late(s, m);
 	return GO_NEXT;
 }
 
@@ -340,7 +347,7 @@ static const struct session_row session_table[] = {
 	ROW(RUNNING,	GONE,		act_report_exit,    ENDED, ENDED),
 	ROW(RUNNING,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
 	/* A signal that crossed the exit report: checked, then dropped. */
-	ROW(ENDED,	SIGNAL_REQ,	act_signal,         ENDED, ENDED),
+	ROW(ENDED,	SIGNAL_REQ,	act_signal_late,    ENDED, ENDED),
 	ROW(ENDED,	CLOSE_REQ,	act_client_gone,    CLOSING, FREE),
 	ROW(CLOSING,	START_FAILED,	act_free_slot,      FREE, FREE),
 	ROW(CLOSING,	GONE,		act_free_slot,      FREE, FREE),

@@ -81,18 +81,20 @@ signal_end(struct session *s)
 	s->sigq_n = 0;
 }
 
+/* A request that crossed the exit report: checked, then dropped. */
+void
+signal_late(struct session *s, struct imsg *m)
+{
+	log_debug("session %u: signal %u after the exit, dropped", s->sid,
+	    signal_of(s, m));
+}
+
 void
 signal_request(struct session *s, struct imsg *m)
 {
 	struct imsg_signal	sg;
 
 	sg.signo = signal_of(s, m);
-	/* A request that crossed the exit report: checked, then dropped. */
-	if (s->state == SS_ENDED) {
-		log_debug("session %u: signal %u after the exit, dropped",
-		    s->sid, sg.signo);
-		return;
-	}
 	if (s->sigq_n > 0 && s->sigq[s->sigq_n - 1] == sg.signo &&
 	    s->kill_req != NULL)
 		return;

@@ -153,6 +153,14 @@ signal_request(struct session *s, struct imsg *m)
 }
 
 void
+signal_late(struct session *s, struct imsg *m)
+{
+	(void)s;
+	(void)m;
+	called("signal_late");
+}
+
+void
 signal_end(struct session *s)
 {
 	(void)s;
