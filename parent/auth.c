@@ -215,45 +215,29 @@ auth_dumpable(const struct session *s, const char *when)
 	return ERR_AUTH_DUMPABLE;
 }
 
-/*
- * Below Landlock ABI 6, by the operator's opt-in only (features.c):
- * every admission says what its session lacks, so no log reader takes
- * it for a scoped one.
- */
-static void
-auth_unscoped(const struct session *s)
-{
-	if (features_unscoped())
-		log_warnx("session %u: admission of client pid %ld: the "
-		    "session runs WITHOUT Landlock signal and abstract UNIX "
-		    "socket scoping (kernel below Landlock ABI 6); allowed "
-		    "only because %s=1 is set", s->sid, (long)s->client_pid,
-		    OPTY_ALLOW_UNSCOPED_ENV);
-}
-
 static void	auth_read_done(struct dbusd_req *, void *);
-static void	auth_read(struct session *);
 
-/* The admission that waited longest, if one waits and a read is free. */
+/*
+ * The admission that waited longest, if one waits and fewer than
+ * OPTY_AUTH_INFLIGHT admission reads are in flight.
+ */
 static void
 auth_next(void)
 {
 	struct session	*s, *next = NULL;
-	int		 i;
+	int		 i, reading = 0;
 
-	if (parent->auth_inflight >= OPTY_AUTH_INFLIGHT)
-		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		if (s->auth_waiting != 0 && (next == NULL ||
+		if (s->auth_admission && s->auth_req != NULL)
+			reading++;
+		else if (s->auth_waiting != 0 && (next == NULL ||
 		    s->auth_waiting < next->auth_waiting))
 			next = s;
 	}
-	if (next == NULL)
+	if (next == NULL || reading >= OPTY_AUTH_INFLIGHT)
 		return;
 	next->auth_waiting = 0;
-	next->auth_counted = 1;
-	parent->auth_inflight++;
 	auth_read(next);
 }
 
@@ -264,16 +248,13 @@ auth_drop(struct session *s)
 	dbusd_req_free(s->auth_req);	/* cancels what is in flight */
 	s->auth_req = NULL;
 	s->auth_waiting = 0;
-	if (s->auth_counted) {
-		s->auth_counted = 0;
-		parent->auth_inflight--;
-	}
 }
 
 static void
 auth_finish(struct session *s, int code)
 {
 	auth_drop(s);
+	s->auth_admission = 0;
 	if (code != 0) {
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
 		    "refused: %s", s->sid,
@@ -286,7 +267,8 @@ auth_finish(struct session *s, int code)
 	auth_next();
 }
 
-static void
+/* Admission's read (auth_next) or the start's; PEV_AUTH_DONE follows. */
+void
 auth_read(struct session *s)
 {
 	int	 r;
@@ -355,10 +337,21 @@ auth_read_done(struct dbusd_req *req, void *arg)
 		    "start");
 	if (code == 0)
 		code = auth_alive(s);
-	if (code == 0 && s->auth_admission) {
-		memcpy(s->invocation, id.invocation, sizeof(s->invocation));
-		auth_unscoped(s);
+	if (code != 0 || !s->auth_admission) {
+		auth_finish(s, code);
+		return;
 	}
+	memcpy(s->invocation, id.invocation, sizeof(s->invocation));
+	/*
+	 * Below Landlock ABI 6, by the operator's opt-in only (features.c):
+	 * each admission says so, lest a reader take it for a scoped one.
+	 */
+	if (features_unscoped())
+		log_warnx("session %u: admission of client pid %ld: the "
+		    "session runs WITHOUT Landlock signal and abstract UNIX "
+		    "socket scoping (kernel below Landlock ABI 6); allowed "
+		    "only because %s=1 is set", s->sid, (long)s->client_pid,
+		    OPTY_ALLOW_UNSCOPED_ENV);
 	auth_finish(s, code);
 }
 
@@ -416,12 +409,4 @@ auth_begin(struct session *s, int conn)
 	}
 	s->auth_waiting = ++parent->auth_seq;
 	auth_next();
-}
-
-/* The start's check of the admitted client; PEV_AUTH_DONE follows. */
-void
-auth_revalidate(struct session *s)
-{
-	s->auth_admission = 0;
-	auth_read(s);
 }

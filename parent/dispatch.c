@@ -26,18 +26,18 @@ static const enum parent_session_ev relay_events[IMSG_TYPE_MAX] = {
 	[IMSG_SIGNAL_REQ] = PEV_SIGNAL_REQ,
 };
 
-static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */
+/* For the line that says why the parent fails closed. */
+static const char *const state_names[SS_NSTATES] = {
+	[SS_FREE] = "FREE",
+	[SS_AUTH] = "AUTH",
+	[SS_ADMITTED] = "ADMITTED",
+	[SS_STARTING] = "STARTING",
+	[SS_RUNNING] = "RUNNING",
+	[SS_ENDED] = "ENDED",
+	[SS_CLOSING] = "CLOSING",
+};
 
-static void
-dispatch_refuse(struct imsg *m, const char *why, const struct session *s)
-{
-	if (m->fd != -1)
-		close(m->fd);
-	m->fd = -1;
-	fatalx("relay violated the message table: %s (type %s, session %u, "
-	    "state %s)", why, imsg_type_name(m->hdr.type), m->hdr.sid,
-	    s != NULL ? sess_state_name(s->state) : "-");
-}
+static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */
 
 void
 parent_dispatch_relay(int fd, short ev, void *arg)
@@ -64,8 +64,14 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 			parent_shutdown_done();
 		else if (relay_events[m->hdr.type] == PEV_NONE ||
 		    parent_session_event(s, relay_events[m->hdr.type],
-		    m) == -1)
-			dispatch_refuse(m, "not allowed in this state", s);
+		    m) == -1) {
+			if (m->fd != -1)
+				close(m->fd);
+			fatalx("relay violated the message table: not allowed "
+			    "in this state (type %s, session %u, state %s)",
+			    imsg_type_name(m->hdr.type), m->hdr.sid,
+			    state_names[s->state]);
+		}
 		if (m->fd != -1) {
 			close(m->fd);
 			m->fd = -1;

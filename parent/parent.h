@@ -40,8 +40,6 @@ struct parent {
 	struct event		*relay_ev;
 	struct session		 sessions[OPTY_MAX_SLOTS];
 	int			 stopping;	/* shutting down */
-	/* admission reads, all uid user_uid */
-	int			 auth_inflight;
 	uint64_t		 auth_seq;	/* admission arrival order */
 	int			 allow_dumpable; /* OPTY_ALLOW_DUMPABLE_ENV=1 */
 	uid_t			 user_uid;	/* OPTY_USER */
@@ -83,7 +81,7 @@ void	parent_dispatch_relay(int, short, void *);
 
 /* auth.c: each check ends in PEV_AUTH_DONE. */
 void	auth_begin(struct session *, int);
-void	auth_revalidate(struct session *);
+void	auth_read(struct session *);
 void	auth_drop(struct session *);
 
 /* start.c: a failed call is PEV_START_FAILED. */

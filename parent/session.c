@@ -84,17 +84,6 @@ session_clear(struct session *s)
 	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
 }
 
-static void
-session_init(struct session *s, uint32_t sid)
-{
-	memset(s, 0, sizeof(*s));
-	s->sid = sid;
-	if ((s->u.timer = evtimer_new(parent->base, unit_timer, s)) == NULL ||
-	    (s->pts_timer = evtimer_new(parent->base, pts_timer, s)) == NULL)
-		fatalx("evtimer_new");
-	session_clear(s);
-}
-
 /* Everything the slot holds is given back; the slot is FREE. */
 static void
 session_reset(struct session *s)
@@ -168,16 +157,20 @@ act_start_begin(struct session *s, struct imsg *m, int code)
 {
 	(void)code;
 	start_prepare(s, m);
-	auth_revalidate(s);
+	auth_read(s);
 	return GO_NEXT;
 }
 
-static void
-session_start_refused(struct session *s, int code)
+/* A start step's result: a refusal is the start's end for the relay. */
+static int
+session_start_step(struct session *s, int code)
 {
+	if (code == 0)
+		return GO_NEXT;
 	log_info("session %u: start refused: %s", s->sid,
 	    frame_error_text(code));
 	session_send_code(s, IMSG_START_FAIL, code);
+	return GO_ALT;
 }
 
 /*
@@ -188,10 +181,7 @@ static int
 act_start_send(struct session *s, struct imsg *m, int code)
 {
 	(void)m;
-	if ((code = start_send(s, code)) == 0)
-		return GO_NEXT;
-	session_start_refused(s, code);
-	return GO_ALT;
+	return session_start_step(s, start_send(s, code));
 }
 
 /* STARTING, PTS_READY: the terminal is made and the unit asked for. */
@@ -199,10 +189,7 @@ static int
 act_start_unit(struct session *s, struct imsg *m, int code)
 {
 	(void)m, (void)code;
-	if ((code = start_unit(s)) == 0)
-		return GO_NEXT;
-	session_start_refused(s, code);
-	return GO_ALT;
+	return session_start_step(s, start_unit(s));
 }
 
 /* STARTING, START_FAILED: PID 1 refused the unit or did not answer. */
@@ -210,8 +197,7 @@ static int
 act_start_failed(struct session *s, struct imsg *m, int code)
 {
 	(void)m, (void)code;
-	session_start_refused(s, ERR_START);
-	return GO_NEXT;
+	return session_start_step(s, ERR_START);
 }
 
 /*
@@ -403,11 +389,19 @@ session_drain_cb(int fd, short what, void *arg)
 void
 parent_session_init(void)
 {
+	struct session	*s;
 	uint32_t	 i;
 
 	sessq_init(parent->base, session_drain_cb);
-	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		session_init(&parent->sessions[i], i);
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &parent->sessions[i];
+		s->sid = i;
+		s->u.timer = evtimer_new(parent->base, unit_timer, s);
+		s->pts_timer = evtimer_new(parent->base, pts_timer, s);
+		if (s->u.timer == NULL || s->pts_timer == NULL)
+			fatalx("evtimer_new");
+		session_clear(s);
+	}
 }
 
 /* A relay request: -1 if no row allows it in the session's state. */

@@ -33,25 +33,6 @@ enum sess_state {
 	SS_NSTATES
 };
 
-/* For log lines. */
-static inline const char *
-sess_state_name(enum sess_state st)
-{
-	static const char *const names[SS_NSTATES] = {
-		[SS_FREE] = "FREE",
-		[SS_AUTH] = "AUTH",
-		[SS_ADMITTED] = "ADMITTED",
-		[SS_STARTING] = "STARTING",
-		[SS_RUNNING] = "RUNNING",
-		[SS_ENDED] = "ENDED",
-		[SS_CLOSING] = "CLOSING",
-	};
-
-	if ((unsigned int)st >= SS_NSTATES)
-		return "unknown";
-	return names[st];
-}
-
 /* The columns of session.c's table: what may happen to a session. */
 enum parent_session_ev {
 	PEV_NONE = 0,
@@ -138,10 +119,9 @@ struct session {
 	/* auth.c; AUTH is both waiting for a read and reading: these two. */
 	int			 pidfd;		/* the admitted peer's */
 	struct dbusd_req	*auth_req;	/* its identity read */
-	int			 auth_admission; /* not the start's check */
+	int			 auth_admission; /* admission, not start */
 	/* queued admission's turn, or 0 */
 	uint64_t		 auth_waiting;
-	int			 auth_counted;	/* holds an admission read */
 	/* SO_COOKIE of the connection the relay handed over for it */
 	uint64_t		 conn_cookie;
 	/* signal.c: one KillUnit in flight, the rest queued. */

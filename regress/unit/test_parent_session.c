@@ -57,10 +57,10 @@ auth_begin(struct session *s, int conn)
 }
 
 void
-auth_revalidate(struct session *s)
+auth_read(struct session *s)
 {
 	(void)s;
-	called("auth_revalidate");
+	called("auth_read");
 }
 
 void
@@ -356,7 +356,7 @@ test_life(void **state)
 	assert_int_equal(s->state, SS_FREE);
 	assert_int_equal(relay_reads(5, NULL, NULL), IMSG_CLOSED);
 	assert_string_equal(t_calls, "auth_begin start_prepare "
-	    "auth_revalidate start_send start_unit parent_exit_check "
+	    "auth_read start_send start_unit parent_exit_check "
 	    "unit_stop journal_session ");
 }
 
