@@ -161,12 +161,16 @@ act_start_begin(struct session *s, struct imsg *m, int code)
 	return GO_NEXT;
 }
 
-/* A start step's result: a refusal is the start's end for the relay. */
+/*
+ * A start step's result: a refusal ends the start, whatever it kept
+ * (start.c leaves it to this), and is told to the relay.
+ */
 static int
 session_start_step(struct session *s, int code)
 {
 	if (code == 0)
 		return GO_NEXT;
+	start_drop(s);
 	log_info("session %u: start refused: %s", s->sid,
 	    frame_error_text(code));
 	session_send_code(s, IMSG_START_FAIL, code);

@@ -100,7 +100,6 @@ start_done(struct dbusd_req *req, void *arg)
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->u.name, strerror(-r));
-		start_drop(s);
 		unit_answered(s, 0);
 		return;
 	}
@@ -126,8 +125,6 @@ start_send(struct session *s, int code)
 	}
 	if (code == 0)
 		code = pts_begin(s);
-	if (code != 0)
-		start_drop(s);
 	return code;
 }
 
@@ -145,19 +142,15 @@ start_unit(struct session *s)
 	if (msg_start_decode(s->start_msg, s->start_len, &a) != 0)
 		fatalx("session %u: the kept start request no longer decodes",
 		    s->sid);
-	code = start_build(s, &a, s->dirfd);
+	if ((code = start_build(s, &a, s->dirfd)) != 0)
+		return code;
 	free(s->start_msg);
 	s->start_msg = NULL;
 	close(s->dirfd);
 	s->dirfd = -1;
-	if (code != 0) {
-		start_drop(s);
-		return code;
-	}
 	if ((r = dbusd_start_send(s->start_call, start_done, s)) < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->u.name, strerror(-r));
-		start_drop(s);
 		return ERR_START;
 	}
 	/* From here on a unit of that name may exist until seen gone. */
@@ -174,28 +167,22 @@ void
 start_prepare(struct session *s, struct imsg *m)
 {
 	struct start_args	 a;
-	int			 dirfd = m->fd;
 
+	s->dirfd = m->fd;
 	m->fd = -1;
-	if (msg_start_decode(m->data, m->hdr.len, &a) != 0) {
-		close(dirfd);
+	if (msg_start_decode(m->data, m->hdr.len, &a) != 0)
 		fatalx("relay violated the message table: malformed %s "
 		    "(session %u)", imsg_type_name(m->hdr.type), s->sid);
-	}
 	s->runtime = a.fixed.runtime;
 	s->argc = a.fixed.argc;
 	argv_digest(&a, s->argv_hash);
-	if ((s->start_code = dircheck_start(dirfd, &a.fixed)) != 0) {
-		close(dirfd);
+	if ((s->start_code = dircheck_start(s->dirfd, &a.fixed)) != 0)
 		return;
-	}
 	if ((s->start_msg = malloc(m->hdr.len)) == NULL) {
 		log_warn("session %u: start request", s->sid);
 		s->start_code = ERR_INTERNAL;
-		close(dirfd);
 		return;
 	}
 	memcpy(s->start_msg, m->data, m->hdr.len);
 	s->start_len = m->hdr.len;
-	s->dirfd = dirfd;
 }
