@@ -255,14 +255,10 @@ auth_finish(struct session *s, int code)
 {
 	auth_drop(s);
 	s->auth_admission = 0;
-	if (code != 0) {
+	if (code != 0)
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
-		    "refused: %s", s->sid,
-		    (long)s->client_pid, frame_error_text(code));
-		if (s->pidfd != -1)
-			close(s->pidfd);
-		s->pidfd = -1;
-	}
+		    "refused: %s", s->sid, (long)s->client_pid,
+		    frame_error_text(code));
 	parent_session_post(s, PEV_AUTH_DONE, code);
 	auth_next();
 }
@@ -396,15 +392,14 @@ auth_begin(struct session *s, int conn)
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
 	close(conn);
+	if (code == 0) {
+		s->client_pid = cr.pid;
+		/* Another uid is refused before anything else is asked. */
+		code = cr.uid != parent->user_uid ? ERR_AUTH_PID :
+		    peer_cgroup(s->pidfd);
+	}
 	if (code != 0) {
 		auth_finish(s, code);
-		return;
-	}
-	s->client_pid = cr.pid;
-	/* Another uid is refused before anything else is asked. */
-	if (cr.uid != parent->user_uid ||
-	    (code = peer_cgroup(s->pidfd)) != 0) {
-		auth_finish(s, code != 0 ? code : ERR_AUTH_PID);
 		return;
 	}
 	s->auth_waiting = ++parent->auth_seq;
