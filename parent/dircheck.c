@@ -31,33 +31,22 @@
  * an older kernel answers EFAULT and is asked with "", the same
  * descriptor through an empty path walk.
  */
-static int
-start_statx(int dirfd, struct statx *stx)
+int
+dircheck_start(int dirfd, const struct msg_start *ms)
 {
 	const int	 fl = AT_EMPTY_PATH | AT_STATX_DONT_SYNC |
 			    AT_NO_AUTOMOUNT;
 	const unsigned	 mask = STATX_TYPE | STATX_INO;
-
-	memset(stx, 0, sizeof(*stx));
-	/* glibc's statx() declares the path non-null: the raw call. */
-	if (syscall(SYS_statx, dirfd, NULL, fl, mask, stx) == 0)
-		return 0;
-	if (errno != EFAULT)
-		return -1;
-	return statx(dirfd, "", fl, mask, stx);
-}
-
-int
-dircheck_start(int dirfd, const struct msg_start *ms)
-{
 	struct statx	 stx;
 
-	if (start_statx(dirfd, &stx) == -1) {
+	memset(&stx, 0, sizeof(stx));
+	/* glibc's statx() declares the path non-null: the raw call. */
+	if (syscall(SYS_statx, dirfd, NULL, fl, mask, &stx) == -1 &&
+	    (errno != EFAULT || statx(dirfd, "", fl, mask, &stx) == -1)) {
 		log_warn("statx directory");
 		return ERR_NOTDIR;
 	}
-	if ((stx.stx_mask & (STATX_TYPE | STATX_INO)) !=
-	    (STATX_TYPE | STATX_INO) || !S_ISDIR(stx.stx_mode))
+	if ((stx.stx_mask & mask) != mask || !S_ISDIR(stx.stx_mode))
 		return ERR_NOTDIR;
 	/* st_dev as the client's fstat() encodes it (glibc's makedev). */
 	if ((uint64_t)makedev(stx.stx_dev_major, stx.stx_dev_minor) !=
