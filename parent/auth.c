@@ -156,9 +156,9 @@ peer_cgroup(int pidfd)
 	return pi.cgroupid == (uint64_t)st.st_ino ? 0 : ERR_AUTH_PID;
 }
 
-/* Yama's ptrace_scope, 0 when Yama is absent or unreadable. */
+/* Yama's ptrace_scope is 1 to 3; absent or unreadable, it is not. */
 static int
-yama_scope(void)
+yama_restricts(void)
 {
 	char	 buf[8];
 	ssize_t	 n;
@@ -168,9 +168,7 @@ yama_scope(void)
 		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	if (n < 1 || buf[0] < '0' || buf[0] > '3')
-		return 0;
-	return buf[0] - '0';
+	return n >= 1 && buf[0] >= '1' && buf[0] <= '3';
 }
 
 /*
@@ -197,7 +195,7 @@ auth_dumpable(const struct session *s, const char *when)
 		return 0;
 	if (!(pi.coredump[0] & AUTH_COREDUMP_USER))
 		return ERR_AUTH_CHANGED;	/* no memory map: exiting */
-	if (yama_scope() >= 1)
+	if (yama_restricts())
 		return 0;
 	if (parent->allow_dumpable) {
 		log_warnx("session %u: %s of DUMPABLE client pid %ld: any %s "

@@ -8,9 +8,9 @@
  * steps started here (auth.c, start.c, pts.c, unit.c, shutdown.c)
  * arrives through the queue (sessq.c), which only this file drains;
  * only this file assigns a session's state and answers the relay about
- * a session.  A slot in AUTH is not a
- * session: OPTY_MAX_SESSIONS counts the slots past admission.  A slot is
- * given back to the relay (CLOSED) only once its unit is gone.
+ * a session.  A slot in AUTH is not a session: OPTY_MAX_SESSIONS counts
+ * the slots past admission.  A slot is given back to the relay (CLOSED)
+ * only once its unit is gone.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -233,10 +233,7 @@ act_report_exit(struct session *s, struct imsg *m, int code)
 
 	(void)m, (void)code;
 	signal_end(s);
-	if (s->relay_end != -1) {
-		close(s->relay_end);
-		s->relay_end = -1;
-	}
+	start_drop(s);	/* its call answered: only the master may be left */
 	memset(&ex, 0, sizeof(ex));
 	ex.code = (uint32_t)s->u.result.exec_code;
 	ex.status = (uint32_t)s->u.result.exec_status;
