@@ -6,8 +6,8 @@
 
 PROGS				+= opencode-pty-supervisor
 opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
-				   parent/relayproc.c parent/dispatch.c \
-				   parent/auth.c parent/session.c parent/sessq.c \
+				   parent/relayproc.c parent/auth.c \
+				   parent/session.c parent/sessq.c \
 				   parent/start.c parent/unit.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/journal.c parent/features.c \

@@ -76,9 +76,6 @@ void	relayproc_start(int);
 void	relayproc_reap(int, short, void *);
 void	relayproc_lost(const char *) __attribute__((noreturn));
 
-/* dispatch.c */
-void	parent_dispatch_relay(int, short, void *);
-
 /* auth.c: each check ends in PEV_AUTH_DONE. */
 void	auth_begin(struct session *, int);
 void	auth_read(struct session *);

@@ -1,20 +1,24 @@
 /*
  * session.c: the life of a session in the root parent (root), as one
- * table: state x event -> action, next state.  The relay's requests
- * (dispatch.c, once proto/msgtab.c has checked their type, length and
- * descriptor) arrive through parent_session_event(), and a request with
- * no row in the session's state is the relay breaking the protocol:
- * this table is the parent's only gate on states.  The news of the
- * steps started here (auth.c, start.c, pts.c, unit.c, shutdown.c)
- * arrives through the queue (sessq.c), which only this file drains;
- * only this file assigns a session's state and answers the relay about
- * a session.  A slot in AUTH is not a session: OPTY_MAX_SESSIONS counts
- * the slots past admission.  A slot is given back to the relay (CLOSED)
- * only once its unit is gone.
+ * table: state x event -> action, next state; and the parent's only door
+ * for the relay (parent_dispatch_relay).  Every relay message is checked
+ * against proto/msgtab.c (type, direction, exact length, descriptor,
+ * session id), then a request goes to the table, and a request with no
+ * row in the session's state is the relay breaking the protocol: this
+ * table is the parent's only gate on states.  Any violation is fatal
+ * and the parent fails closed, because a relay that breaks the tables
+ * is compromised.  The news of the steps started here (auth.c,
+ * start.c, pts.c, unit.c, shutdown.c) arrives through the queue
+ * (sessq.c), which only this file drains; only this file assigns a
+ * session's state and answers the relay about a session.  A slot in
+ * AUTH is not a session: OPTY_MAX_SESSIONS counts the slots past
+ * admission.  A slot is given back to the relay (CLOSED) only once its
+ * unit is gone.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -309,9 +313,9 @@ act_client_gone(struct session *s, struct imsg *m, int code)
 
 /*
  * Every (state, event) pair the session can meet.  A relay request
- * without a row is a violation (dispatch.c); news from a step without
- * a row changes nothing in that state (a start job ending after the
- * close, the unit going away after the exit was told).
+ * without a row is a violation (fatal, parent_dispatch_relay); news from
+ * a step without a row changes nothing in that state (a start job
+ * ending after the close, the unit going away after the exit was told).
  */
 #define ROW(st, ev, act, next, alt) \
 	{ SS_ ## st, PEV_ ## ev, act, SS_ ## next, SS_ ## alt }
@@ -406,8 +410,8 @@ parent_session_init(void)
 }
 
 /* A relay request: -1 if no row allows it in the session's state. */
-int
-parent_session_event(struct session *s, enum parent_session_ev ev,
+static int
+session_request(struct session *s, enum parent_session_ev ev,
     struct imsg *m)
 {
 	int	 r;
@@ -415,4 +419,65 @@ parent_session_event(struct session *s, enum parent_session_ev ev,
 	r = session_step(s, ev, m, 0);
 	parent_session_drain();
 	return r;
+}
+
+/* The relay may send these and nothing else; the table takes them. */
+static const enum parent_session_ev relay_events[IMSG_TYPE_MAX] = {
+	[IMSG_AUTH_REQ] = PEV_AUTH_REQ,
+	[IMSG_START_REQ] = PEV_START_REQ,
+	[IMSG_CLOSE_REQ] = PEV_CLOSE_REQ,
+	[IMSG_SIGNAL_REQ] = PEV_SIGNAL_REQ,
+};
+
+/* For the line that says why the parent fails closed. */
+static const char *const state_names[SS_NSTATES] = {
+	[SS_FREE] = "FREE",
+	[SS_AUTH] = "AUTH",
+	[SS_ADMITTED] = "ADMITTED",
+	[SS_STARTING] = "STARTING",
+	[SS_RUNNING] = "RUNNING",
+	[SS_ENDED] = "ENDED",
+	[SS_CLOSING] = "CLOSING",
+};
+
+static struct imsg	 relay_msg;	/* 64 KiB: not on the stack */
+
+void
+parent_dispatch_relay(int fd, short ev, void *arg)
+{
+	struct imsg	*m = &relay_msg;
+	struct session	*s;
+	int		 r;
+
+	(void)ev;
+	(void)arg;
+	for (;;) {
+		r = imsg_recv(fd, TO_PARENT, m);
+		if (r == IMSG_E_IO && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (r == 0)
+			relayproc_lost("closed the channel");
+		if (r == IMSG_E_IO)
+			fatal("relay channel");
+		if (r < 0)
+			fatalx("relay violated the message table: %s",
+			    imsg_strerror(r));
+		s = &parent->sessions[m->hdr.sid];
+		if (m->hdr.type == IMSG_SHUTDOWN_DONE)
+			parent_shutdown_done();
+		else if (relay_events[m->hdr.type] == PEV_NONE ||
+		    session_request(s, relay_events[m->hdr.type], m) == -1) {
+			if (m->fd != -1)
+				close(m->fd);
+			fatalx("relay violated the message table: not allowed "
+			    "in this state (type %s, session %u, state %s)",
+			    imsg_type_name(m->hdr.type), m->hdr.sid,
+			    state_names[s->state]);
+		}
+		if (m->fd != -1) {
+			close(m->fd);
+			m->fd = -1;
+		}
+		parent_status();
+	}
 }

@@ -136,11 +136,10 @@ struct session {
 	uint64_t		 bytes_out;
 };
 
-/* session.c: the table; dispatch.c hands it the relay's requests. */
+/* session.c: the table, and the relay's door to it. */
 void	parent_session_init(void);
-int	parent_session_event(struct session *, enum parent_session_ev,
-	    struct imsg *);
 void	parent_session_drain(void);
+void	parent_dispatch_relay(int, short, void *);
 
 /* sessq.c: the steps' news, queued for the table. */
 void	sessq_init(struct event_base *, void (*)(int, short, void *));

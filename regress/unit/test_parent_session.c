@@ -2,9 +2,10 @@
  * test_parent_session.c: the root parent's session table
  * (parent/session.c), compiled into this test with the files it calls
  * replaced by recorders.  Test only; any user.  Checks that a relay
- * request in a state with no row is refused (dispatch.c makes that
- * fatal) and changes nothing, walks a session's life through the real
- * imsg channel (a socketpair standing for the relay), and shows that
+ * request in a state with no row is refused (parent_dispatch_relay, in
+ * the same file, makes that fatal) and changes nothing, walks a
+ * session's life through the real imsg channel (a socketpair standing
+ * for the relay), and shows that
  * an event posted from inside a transition runs once that transition
  * is done, and that news from a step waits in the queue until drained.
  *
@@ -18,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -166,6 +168,25 @@ signal_end(struct session *s)
 	(void)s;
 }
 
+/* And the relay's door's neighbours, which the table never reaches. */
+void
+relayproc_lost(const char *why)
+{
+	fail_msg("relay lost: %s", why);
+	abort();
+}
+
+void
+parent_shutdown_done(void)
+{
+	fail();
+}
+
+void
+parent_status(void)
+{
+}
+
 void
 journal_session(const struct session *s)
 {
@@ -248,7 +269,7 @@ relay_sends(struct session *s, enum parent_session_ev ev, uint32_t type,
 	m.fd = fd;
 	if (len > 0)
 		memcpy(m.data, data, len);
-	return parent_session_event(s, ev, &m);
+	return session_request(s, ev, &m);
 }
 
 static int
