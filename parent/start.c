@@ -112,7 +112,7 @@ start_done(struct dbusd_req *req, void *arg)
 /*
  * The client's identity was checked again (code: its result): the unit
  * is named and its terminal's instance asked for.  0, or the code to
- * refuse the start with.
+ * refuse the start with (session.c then drops all it kept: start_drop).
  */
 int
 start_send(struct session *s, int code)
