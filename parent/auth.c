@@ -223,7 +223,7 @@ auth_dumpable(const struct session *s, const char *when)
 static void
 auth_unscoped(const struct session *s)
 {
-	if (features_unscoped())
+	if (parent->landlock_unscoped)
 		log_warnx("session %u: admission of client pid %ld: the "
 		    "session runs WITHOUT Landlock signal and abstract UNIX "
 		    "socket scoping (kernel below Landlock ABI 6); allowed "

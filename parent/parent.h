@@ -47,6 +47,9 @@ struct parent {
 	uid_t			 user_uid;	/* OPTY_USER */
 	gid_t			 user_gid;
 	gid_t			 tty_gid;	/* group of session terminals */
+	/* features.c: what each session's Landlock domain holds */
+	char			 landlock[192];
+	int			 landlock_unscoped; /* below ABI 6, opted in */
 };
 
 extern struct parent *parent;
@@ -58,10 +61,6 @@ extern struct parent *parent;
 void	features_check(void);
 /* Logs the optional hardening in force; once the bus is open. */
 void	features_report(struct dbusd *);
-/* 1 if sessions run below Landlock ABI 6 by the operator's opt-in. */
-int	features_unscoped(void);
-/* What each session's Landlock domain holds (after features_check()). */
-const char *features_landlock(void);
 
 /* privdrop.c */
 void	parent_drop_privileges(void);
@@ -104,8 +103,6 @@ void	unit_answered(struct session *, int);
 void	unit_stop(struct session *);
 int	unit_exists(const struct session *);
 int	unit_exited(const struct session *);
-int	unit_stop_asked(const struct session *);
-void	unit_forget(struct session *);
 void	unit_timer(int, short, void *);
 int	unit_hint(const struct hint *);
 

@@ -398,25 +398,11 @@ unit_exists(const struct session *s)
 	return s->u.phase != UP_NONE;
 }
 
-/* shutdown.c: asked for our own stop (PEV_EXIT_CHECKED's question). */
-int
-unit_stop_asked(const struct session *s)
-{
-	return s->u.phase == UP_CALLED_STOP || s->u.phase == UP_STOPPING;
-}
-
 /* The command's end was read (shutdown.c: the exit a session holds). */
 int
 unit_exited(const struct session *s)
 {
 	return s->u.result.result[0] != '\0';
-}
-
-/* shutdown.c: seen gone by its own read, past the loop. */
-void
-unit_forget(struct session *s)
-{
-	s->u.phase = UP_NONE;
 }
 
 void

@@ -213,7 +213,6 @@ test_stop_while_called(void **state)
 	unit_called(s);
 	unit_stop(s);
 	assert_int_equal(s->u.phase, UP_CALLED_STOP);
-	assert_true(unit_stop_asked(s));
 	assert_null(s->u.read);
 	assert_int_equal(s->u.reread, 1);
 	unit_answered(s, 1);
@@ -271,7 +270,6 @@ test_restarted_and_late(void **state)
 	unit_timer(-1, 0, s);
 	answer(s);
 	assert_int_equal(s->u.phase, UP_STOPPING);
-	assert_true(unit_stop_asked(s));
 	s->u.deadline = 0;		/* past the stop budget */
 	st_exited("failed");
 	unit_timer(-1, 0, s);
@@ -325,7 +323,6 @@ test_stop_after_exit(void **state)
 	assert_int_equal(s->u.phase, UP_OVER);
 	unit_stop(s);
 	assert_int_equal(s->u.phase, UP_OVER);
-	assert_false(unit_stop_asked(s));
 	answer(s);
 	unit_stop(s);
 	assert_string_equal(t_log, "READ UNREF exited READ job_done exited "
