@@ -161,22 +161,6 @@ relayproc_open_verified(void)
 	return fd;
 }
 
-/*
- * The relay's stderr is a journal stream of its own, opened here by the
- * parent (the relay could not: no socket call after its drop), with the
- * identifier opencode-pty-relay and the "<N>" level prefixes parsed.
- */
-static int
-relayproc_journal(void)
-{
-	int	 fd;
-
-	/* libsystemd creates the socket SOCK_CLOEXEC. */
-	if ((fd = sd_journal_stream_fd(RELAY_IDENT, LOG_INFO, 1)) < 0)
-		fatalx("relay journal stream: %s", strerror(-fd));
-	return fd;
-}
-
 static pid_t
 relayproc_spawn(int chfd, int lfd, int verbose)
 {
@@ -189,7 +173,14 @@ relayproc_spawn(int chfd, int lfd, int verbose)
 	x.verbose = verbose;
 	relayproc_ids(&x);
 	x.exefd = relayproc_open_verified();
-	x.logfd = relayproc_journal();
+	/*
+	 * The relay's stderr is a journal stream of its own, opened here by
+	 * the parent (the relay could not: no socket call after its drop),
+	 * with the identifier opencode-pty-relay and the "<N>" level
+	 * prefixes parsed; libsystemd creates the socket SOCK_CLOEXEC.
+	 */
+	if ((x.logfd = sd_journal_stream_fd(RELAY_IDENT, LOG_INFO, 1)) < 0)
+		fatalx("relay journal stream: %s", strerror(-x.logfd));
 	if ((pid = fork()) == -1)
 		fatal("fork relay");
 	if (pid == 0)

@@ -27,24 +27,6 @@
 /* A stop or a drop of the reference that PID 1 may not have had. */
 #define RESEND_USEC	1000000
 
-/*
- * What can happen to a unit.  From U_JOB_DONE on they come from one
- * state read, in this order (unit_seen()), so each decision rests on
- * facts read in the same pair of GetAll calls (Unit, then Service, which
- * PID 1 answers in that order).
- */
-enum unit_input {
-	U_CALLED,		/* start.c: StartTransientUnit sent */
-	U_ACCEPTED,		/* PID 1 took it: a start job runs */
-	U_REFUSED,		/* PID 1 refused it or did not answer */
-	U_STOP,			/* the session no longer wants the command */
-	U_JOB_DONE,		/* no job pending (or our job's JobRemoved) */
-	U_MAIN_EXITED,		/* the main process was reaped, or never ran */
-	U_QUIET,		/* no process of the unit is left */
-	U_BUSY,			/* processes again, after it was quiet */
-	U_ENDED,		/* gone, or inactive past the stop budget */
-};
-
 typedef void (*unit_action)(struct session *);
 
 /* The session's news a row posts (PEV_NONE: none), then its action. */
@@ -224,7 +206,8 @@ static const struct unit_row unit_table[] = {
 	ROW(STOPPING,	ENDED,	    GONE,	  act_gone,	   NONE),
 };
 
-static void
+/* One input; start.c gives the call (CALLED) and PID 1's answer. */
+void
 unit_step(struct session *s, enum unit_input in)
 {
 	const struct unit_row	*row;
@@ -253,6 +236,13 @@ unit_released(const struct session *s)
 	    s->u.phase == UP_STOPPING;
 }
 
+static int
+unit_quiet(const struct unit_state *st)
+{
+	return !st->loaded || strcmp(st->active, "inactive") == 0 ||
+	    strcmp(st->active, "failed") == 0;
+}
+
 /*
  * The main process was reaped (ExecMainCode is a CLD_ code, read in the
  * same batch as its status and the result), or the start job ended
@@ -263,16 +253,7 @@ main_exited(const struct unit_state *st)
 {
 	if (!st->loaded || st->exec_code != 0)
 		return 1;
-	return st->job_id == 0 && st->exec_start_usec == 0 &&
-	    (strcmp(st->active, "inactive") == 0 ||
-	    strcmp(st->active, "failed") == 0);
-}
-
-static int
-unit_quiet(const struct unit_state *st)
-{
-	return !st->loaded || strcmp(st->active, "inactive") == 0 ||
-	    strcmp(st->active, "failed") == 0;
+	return st->job_id == 0 && st->exec_start_usec == 0 && unit_quiet(st);
 }
 
 /*
@@ -367,20 +348,6 @@ unit_checked(struct dbusd_req *req, void *arg)
 		return;
 	}
 	unit_seen(s, &st);
-}
-
-/* start.c: the call is sent; a unit of that name may exist from now. */
-void
-unit_called(struct session *s)
-{
-	unit_step(s, U_CALLED);
-}
-
-/* start.c: PID 1's answer to the call. */
-void
-unit_answered(struct session *s, int ok)
-{
-	unit_step(s, ok ? U_ACCEPTED : U_REFUSED);
 }
 
 /* session.c, shutdown.c: the command is no longer wanted. */
