@@ -167,6 +167,7 @@ void
 features_report(struct dbusd *bus)
 {
 	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
-	    dbusd_pid1_version(bus), parent->landlock_unscoped ? "NO (below ABI 6, "
-	    "allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" : "yes");
+	    dbusd_pid1_version(bus), parent->landlock_unscoped ?
+	    "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" :
+	    "yes");
 }

@@ -27,8 +27,8 @@
  * Synchronous on purpose: there is nothing else left to serve, and
  * fatal() calls it from inside any callback, where the loop cannot be
  * entered again.  The stops all go first; then each unit is read until
- * it is gone, all within one deadline, a failed one reset so that PID 1
- * collects it.
+ * it is gone, a failed one reset so that PID 1 collects it, within one
+ * deadline; past it, each unit left is still read and reset once.
  */
 static void
 stop_all(void)
@@ -36,7 +36,7 @@ stop_all(void)
 	struct session		*s;
 	struct unit_state	 st;
 	uint64_t		 deadline;
-	int			 i;
+	int			 i, late = 0;
 
 	if (parent->bus == NULL)
 		return;
@@ -47,21 +47,23 @@ stop_all(void)
 		s = &parent->sessions[i];
 		while (unit_exists(s)) {
 			memset(&st, 0, sizeof(st));
-			if (dbusd_unit_state(parent->bus, s->u.name, &st) == 0 &&
-			    !st.loaded)
+			if (dbusd_unit_state(parent->bus, s->u.name,
+			    &st) == 0 && !st.loaded)
 				break;
 			if (strcmp(st.active, "failed") == 0)
 				dbusd_unit_wait(parent->bus, UM_RESET_FAILED,
 				    s->u.name);
 			if (now_usec() > deadline) {
-				log_warnx("units still present after the stop "
-				    "budget");
-				return;
+				late = 1;
+				break;
 			}
 			usleep(20000);
 		}
 	}
-	pts_stop_all();
+	if (late)
+		log_warnx("units still present after the stop budget");
+	else
+		pts_stop_all();
 }
 
 /*

@@ -121,17 +121,30 @@ unit_read(struct session *s)
 	}
 }
 
+/* Released: the unit's end is waited for (EXITED, OVER, STOPPING). */
+static int
+unit_released(const struct session *s)
+{
+	return s->u.phase == UP_EXITED || s->u.phase == UP_OVER ||
+	    s->u.phase == UP_STOPPING;
+}
+
 /*
- * Accepted: the start job's end (JobRemoved, or a read) gives the relay
- * the master and brings the next look.
+ * The next look: a read asked meanwhile, or the timer the phase wants;
+ * while the start job runs (JOB) its end is told by JobRemoved.
  */
 static void
 act_follow(struct session *s)
 {
+	if (s->u.phase == UP_NONE)
+		return;
 	if (s->u.reread)
 		unit_read(s);
-	else
+	else if (s->u.phase == UP_JOB)
 		unit_arm(s, POLL_START_USEC);
+	else
+		unit_arm(s, unit_released(s) || s->u.seen.job_id != 0 ?
+		    POLL_FAST_USEC : POLL_SLOW_USEC);
 }
 
 /* The first end seen is kept: for the exit frame and the journal. */
@@ -228,14 +241,6 @@ unit_step(struct session *s, enum unit_input in)
 	}
 }
 
-/* Released: the unit's end is waited for (EXITED, OVER, STOPPING). */
-static int
-unit_released(const struct session *s)
-{
-	return s->u.phase == UP_EXITED || s->u.phase == UP_OVER ||
-	    s->u.phase == UP_STOPPING;
-}
-
 static int
 unit_quiet(const struct unit_state *st)
 {
@@ -320,15 +325,7 @@ unit_seen(struct session *s, const struct unit_state *st)
 		unit_step(s, U_QUIET);
 	if (unit_released(s) && unit_ended(s, st))
 		unit_step(s, U_ENDED);
-	if (s->u.phase == UP_NONE)
-		return;
-	if (s->u.reread)
-		unit_read(s);
-	else if (s->u.phase == UP_JOB)
-		unit_arm(s, POLL_START_USEC);
-	else
-		unit_arm(s, unit_released(s) || st->job_id != 0 ?
-		    POLL_FAST_USEC : POLL_SLOW_USEC);
+	act_follow(s);
 }
 
 static void
