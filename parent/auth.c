@@ -340,7 +340,7 @@ auth_read_done(struct dbusd_req *req, void *arg)
 	 * Below Landlock ABI 6, by the operator's opt-in only (features.c):
 	 * each admission says so, lest a reader take it for a scoped one.
 	 */
-	if (features_unscoped())
+	if (parent->landlock_unscoped)
 		log_warnx("session %u: admission of client pid %ld: the "
 		    "session runs WITHOUT Landlock signal and abstract UNIX "
 		    "socket scoping (kernel below Landlock ABI 6); allowed "

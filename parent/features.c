@@ -18,10 +18,6 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
-static int	ll_abi;
-static int	ll_unscoped;	/* below ABI 6, by the operator's opt-in */
-static char	ll_text[192];
-
 static const char *
 landlock_hint(int e)
 {
@@ -45,21 +41,24 @@ landlock_hint(int e)
  * user.  A kernel that cannot do that, or only with an ABI the launcher
  * refuses, is refused here, not degraded.
  */
-static void
+static int
 landlock_check(void)
 {
-	int	err;
+	int	abi, err;
 
-	if ((ll_abi = landlock_abi()) < 0) {
+	if ((abi = landlock_abi()) < 0) {
 		err = errno;
 		fatalx("Landlock is required (kernel >= 5.19 with landlock in "
 		    "the lsm= list): landlock_create_ruleset: %s (%s)",
 		    strerror(err), landlock_hint(err));
 	}
-	(void)landlock_describe(ll_abi, ll_text, sizeof(ll_text));
-	if (ll_abi < OPTY_LANDLOCK_ABI_MIN)
-		fatalx("Landlock is required (kernel >= 5.19): %s", ll_text);
-	log_info("%s", ll_text);
+	(void)landlock_describe(abi, parent->landlock,
+	    sizeof(parent->landlock));
+	if (abi < OPTY_LANDLOCK_ABI_MIN)
+		fatalx("Landlock is required (kernel >= 5.19): %s",
+		    parent->landlock);
+	log_info("%s", parent->landlock);
+	return abi;
 }
 
 /*
@@ -71,7 +70,7 @@ landlock_check(void)
  * typo and stops the start, on any kernel.
  */
 static void
-landlock_scope_check(void)
+landlock_scope_check(int ll_abi)
 {
 	const char	*v;
 	int		 allow;
@@ -94,24 +93,11 @@ landlock_scope_check(void)
 		    "scoping) is required, or set %s=1 in the unit to serve "
 		    "sessions without that scoping (docs/UNITS.md)", ll_abi,
 		    OPTY_LANDLOCK_ABI_SCOPE, OPTY_ALLOW_UNSCOPED_ENV);
-	ll_unscoped = 1;
+	parent->landlock_unscoped = 1;
 	log_warnx("%s=1: Landlock ABI %d: sessions run WITHOUT signal and "
 	    "abstract UNIX socket scoping: a command can signal any %s "
 	    "process and connect to its abstract sockets (docs/UNITS.md)",
 	    OPTY_ALLOW_UNSCOPED_ENV, ll_abi, OPTY_USER);
-}
-
-int
-features_unscoped(void)
-{
-	return ll_unscoped;
-}
-
-/* What every session's launcher puts in force, for the session's log. */
-const char *
-features_landlock(void)
-{
-	return ll_text;
 }
 
 /*
@@ -172,8 +158,7 @@ resolv_check(void)
 void
 features_check(void)
 {
-	landlock_check();
-	landlock_scope_check();
+	landlock_scope_check(landlock_check());
 	var_run_check();
 	resolv_check();
 }
@@ -182,6 +167,7 @@ void
 features_report(struct dbusd *bus)
 {
 	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
-	    dbusd_pid1_version(bus), ll_unscoped ? "NO (below ABI 6, "
-	    "allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" : "yes");
+	    dbusd_pid1_version(bus), parent->landlock_unscoped ?
+	    "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" :
+	    "yes");
 }

@@ -54,6 +54,6 @@ journal_session(const struct session *s)
 	    "OPTY_EXIT_STATUS=%d", s->u.result.exec_status,
 	    "OPTY_BYTES_IN=%llu", (unsigned long long)s->bytes_in,
 	    "OPTY_BYTES_OUT=%llu", (unsigned long long)s->bytes_out,
-	    "OPTY_LANDLOCK=%s", features_landlock(),
+	    "OPTY_LANDLOCK=%s", parent->landlock,
 	    NULL);
 }

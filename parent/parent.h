@@ -45,6 +45,9 @@ struct parent {
 	uid_t			 user_uid;	/* OPTY_USER */
 	gid_t			 user_gid;
 	gid_t			 tty_gid;	/* group of session terminals */
+	/* features.c: what each session's Landlock domain holds */
+	char			 landlock[192];
+	int			 landlock_unscoped; /* below ABI 6, opted in */
 };
 
 extern struct parent *parent;
@@ -56,10 +59,6 @@ extern struct parent *parent;
 void	features_check(void);
 /* Logs the optional hardening in force; once the bus is open. */
 void	features_report(struct dbusd *);
-/* 1 if sessions run below Landlock ABI 6 by the operator's opt-in. */
-int	features_unscoped(void);
-/* What each session's Landlock domain holds (after features_check()). */
-const char *features_landlock(void);
 
 /* privdrop.c */
 void	parent_drop_privileges(void);
@@ -93,14 +92,29 @@ void	pts_end(struct session *);
 void	pts_timer(int, short, void *);
 void	pts_stop_all(void);
 
+/*
+ * What can happen to a unit.  From U_JOB_DONE on they come from one
+ * state read, in this order (unit_seen()), so each decision rests on
+ * facts read in the same pair of GetAll calls (Unit, then Service, which
+ * PID 1 answers in that order).
+ */
+enum unit_input {
+	U_CALLED,		/* start.c: StartTransientUnit sent */
+	U_ACCEPTED,		/* PID 1 took it: a start job runs */
+	U_REFUSED,		/* PID 1 refused it or did not answer */
+	U_STOP,			/* the session no longer wants the command */
+	U_JOB_DONE,		/* no job pending (or our job's JobRemoved) */
+	U_MAIN_EXITED,		/* the main process was reaped, or never ran */
+	U_QUIET,		/* no process of the unit is left */
+	U_BUSY,			/* processes again, after it was quiet */
+	U_ENDED,		/* gone, or inactive past the stop budget */
+};
+
 /* unit.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE, PEV_START_FAILED. */
-void	unit_called(struct session *);
-void	unit_answered(struct session *, int);
+void	unit_step(struct session *, enum unit_input);
 void	unit_stop(struct session *);
 int	unit_exists(const struct session *);
 int	unit_exited(const struct session *);
-int	unit_stop_asked(const struct session *);
-void	unit_forget(struct session *);
 void	unit_timer(int, short, void *);
 int	unit_hint(const struct hint *);
 

@@ -250,8 +250,6 @@ pts_stop_all(void)
 		while (statfs(s->pts.where, &sf) == 0 &&
 		    sf.f_type == DEVPTS_SUPER_MAGIC && now_usec() < deadline)
 			usleep(20000);
-		s->pts_made = 0;
-		s->pts_ready = 0;
 		if (rmdir(s->pts.where) == -1 && errno != ENOENT)
 			log_warn("rmdir %s", s->pts.where);
 	}

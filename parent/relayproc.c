@@ -103,11 +103,9 @@ relayproc_ids(struct relayproc_args *x)
 	endpwent();
 }
 
-#define RELAY_HEXLEN	(SHA256_HEX_LEN + 1)
-
 /* Reads fd from its start to EOF into the digest; -1 on a read error. */
 static int
-relayproc_hash_fd(int fd, char hex[RELAY_HEXLEN])
+relayproc_hash_fd(int fd, char hex[SHA256_HEX_LEN + 1])
 {
 	static uint8_t		 chunk[65536];
 	struct sha256_ctx	 ctx;
@@ -138,7 +136,7 @@ relayproc_hash_fd(int fd, char hex[RELAY_HEXLEN])
 static int
 relayproc_open_verified(void)
 {
-	char		 hex[RELAY_HEXLEN];
+	char		 hex[SHA256_HEX_LEN + 1];
 	struct stat	 st;
 	int		 fd;
 
@@ -161,56 +159,39 @@ relayproc_open_verified(void)
 	return fd;
 }
 
-/*
- * The relay's stderr is a journal stream of its own, opened here by the
- * parent (the relay could not: no socket call after its drop), with the
- * identifier opencode-pty-relay and the "<N>" level prefixes parsed.
- */
-static int
-relayproc_journal(void)
-{
-	int	 fd;
-
-	/* libsystemd creates the socket SOCK_CLOEXEC. */
-	if ((fd = sd_journal_stream_fd(RELAY_IDENT, LOG_INFO, 1)) < 0)
-		fatalx("relay journal stream: %s", strerror(-fd));
-	return fd;
-}
-
-static pid_t
-relayproc_spawn(int chfd, int lfd, int verbose)
-{
-	struct relayproc_args	 x;
-	pid_t			 pid;
-
-	memset(&x, 0, sizeof(x));
-	x.chfd = chfd;
-	x.lfd = lfd;
-	x.verbose = verbose;
-	relayproc_ids(&x);
-	x.exefd = relayproc_open_verified();
-	x.logfd = relayproc_journal();
-	if ((pid = fork()) == -1)
-		fatal("fork relay");
-	if (pid == 0)
-		relayproc_exec(&x);
-	close(x.exefd);
-	close(x.logfd);
-	return pid;
-}
-
 /* The relay alone keeps the listening socket: the parent never accepts. */
 void
 relayproc_start(int verbose)
 {
-	int	 ch[2], lfd;
+	struct relayproc_args	 x;
+	int			 ch[2];
+	pid_t			 pid;
 
-	lfd = parent_listen();
+	memset(&x, 0, sizeof(x));
+	x.lfd = parent_listen();
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
 		fatal("socketpair");
-	parent->relay_pid = relayproc_spawn(ch[1], lfd, verbose);
-	close(ch[1]);
-	close(lfd);
+	x.chfd = ch[1];
+	x.verbose = verbose;
+	relayproc_ids(&x);
+	x.exefd = relayproc_open_verified();
+	/*
+	 * The relay's stderr is a journal stream of its own, opened here by
+	 * the parent (the relay could not: no socket call after its drop),
+	 * with the identifier opencode-pty-relay and the "<N>" level
+	 * prefixes parsed; libsystemd creates the socket SOCK_CLOEXEC.
+	 */
+	if ((x.logfd = sd_journal_stream_fd(RELAY_IDENT, LOG_INFO, 1)) < 0)
+		fatalx("relay journal stream: %s", strerror(-x.logfd));
+	if ((pid = fork()) == -1)
+		fatal("fork relay");
+	if (pid == 0)
+		relayproc_exec(&x);
+	parent->relay_pid = pid;
+	close(x.exefd);
+	close(x.logfd);
+	close(x.chfd);
+	close(x.lfd);
 	parent->relay_fd = ch[0];
 	if (fcntl(parent->relay_fd, F_SETFL, O_NONBLOCK) == -1)
 		fatal("fcntl");

@@ -23,51 +23,47 @@
 #include "proto/log.h"
 #include "parent/parent.h"
 
-static int
-stop_all_pending(void)
-{
-	struct session		*s;
-	struct unit_state	 st;
-	int			 i, left = 0;
-
-	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
-		s = &parent->sessions[i];
-		if (!unit_exists(s))
-			continue;
-		memset(&st, 0, sizeof(st));
-		if (dbusd_unit_state(parent->bus, s->u.name, &st) == 0 &&
-		    !st.loaded) {
-			unit_forget(s);
-			continue;
-		}
-		if (strcmp(st.active, "failed") == 0)
-			dbusd_unit_wait(parent->bus, UM_RESET_FAILED,
-			    s->u.name);
-		left++;
-	}
-	return left;
-}
-
-/* Synchronous on purpose: there is nothing else left to serve. */
+/*
+ * Synchronous on purpose: there is nothing else left to serve, and
+ * fatal() calls it from inside any callback, where the loop cannot be
+ * entered again.  The stops all go first; then each unit is read until
+ * it is gone, a failed one reset so that PID 1 collects it, within one
+ * deadline; past it, each unit left is still read and reset once.
+ */
 static void
 stop_all(void)
 {
-	uint64_t	 deadline;
-	int		 i;
+	struct session		*s;
+	struct unit_state	 st;
+	uint64_t		 deadline;
+	int			 i, late = 0;
 
 	if (parent->bus == NULL)
 		return;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
 		unit_stop(&parent->sessions[i]);
 	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;
-	while (stop_all_pending() > 0) {
-		if (now_usec() > deadline) {
-			log_warnx("units still present after the stop budget");
-			return;
+	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
+		s = &parent->sessions[i];
+		while (unit_exists(s)) {
+			memset(&st, 0, sizeof(st));
+			if (dbusd_unit_state(parent->bus, s->u.name,
+			    &st) == 0 && !st.loaded)
+				break;
+			if (strcmp(st.active, "failed") == 0)
+				dbusd_unit_wait(parent->bus, UM_RESET_FAILED,
+				    s->u.name);
+			if (now_usec() > deadline) {
+				late = 1;
+				break;
+			}
+			usleep(20000);
 		}
-		usleep(20000);
 	}
-	pts_stop_all();
+	if (late)
+		log_warnx("units still present after the stop budget");
+	else
+		pts_stop_all();
 }
 
 /*
@@ -141,8 +137,7 @@ shutdown_timeout(int fd, short ev, void *arg)
 static void
 shutdown_begin(void)
 {
-	static struct event	*timer;
-	struct timeval		 tv;
+	struct timeval	 tv;
 
 	if (parent->stopping)
 		return;
@@ -155,8 +150,8 @@ shutdown_begin(void)
 	}
 	tv.tv_sec = OPTY_SHUTDOWN_TELL_MSEC / 1000;
 	tv.tv_usec = (OPTY_SHUTDOWN_TELL_MSEC % 1000) * 1000;
-	if ((timer = evtimer_new(parent->base, shutdown_timeout, NULL)) ==
-	    NULL || evtimer_add(timer, &tv) == -1)
+	if (event_base_once(parent->base, -1, EV_TIMEOUT, shutdown_timeout,
+	    NULL, &tv) == -1)
 		shutdown_finish();
 }
 
@@ -186,24 +181,49 @@ job_is_stop(const char *type)
 	    strcmp(type, "try-restart") == 0;
 }
 
-static void
-self_job_type(struct dbusd_req *req, void *arg)
-{
-	char	 type[32];
-	int	 r;
+/*
+ * A command killed by a signal the parent did not send may be one PID 1
+ * stopped for our own stop: theirs run first, and the end of one can be
+ * read before the hint of our job is acted on (seen under load: a client
+ * got its command's SIGTERM instead of ERR_SHUTDOWN).  Such an exit
+ * waits in the session table for one ListJobs asked after it was seen,
+ * whose answer has our stop job if there is one: then every client is
+ * told first, as for the hint, and PEV_EXIT_CHECKED lets the exit go on.
+ */
+static struct dbusd_req	*exit_check[OPTY_MAX_SLOTS];
 
-	(void)arg;
+/* ListJobs answered, for our job's hint (s NULL) or a session's exit. */
+static void
+jobs_read(struct dbusd_req *req, void *arg)
+{
+	struct session	*s = arg;
+	char		 type[32];
+	int		 r;
+
 	r = dbusd_self_job_end(req, type, sizeof(type));
 	dbusd_req_free(req);
-	if (r < 0) {
+	if (r < 0 && s == NULL)
 		log_debug("job of %s: %s", OPTY_SUPERVISOR_UNIT, strerror(-r));
-		return;
+	else if (r < 0)
+		log_warnx("session %u: jobs of %s: %s", s->sid,
+		    OPTY_SUPERVISOR_UNIT, strerror(-r));
+	else if (r > 0 && job_is_stop(type)) {
+		if (s == NULL)
+			log_info("%s job for %s: telling every client before "
+			    "its command is stopped", type,
+			    OPTY_SUPERVISOR_UNIT);
+		else
+			log_info("%s job for %s seen at the end of session "
+			    "%u: telling every client", type,
+			    OPTY_SUPERVISOR_UNIT, s->sid);
+		shutdown_begin();
 	}
-	if (r == 0 || !job_is_stop(type))
+	if (s == NULL)
 		return;
-	log_info("%s job for %s: telling every client before its "
-	    "command is stopped", type, OPTY_SUPERVISOR_UNIT);
-	shutdown_begin();
+	exit_check[s->sid] = NULL;
+	/* Only an exit still waiting: a slot taken again has none. */
+	if (unit_exited(s))
+		parent_session_post(s, PEV_EXIT_CHECKED, 0);
 }
 
 /*
@@ -211,8 +231,8 @@ self_job_type(struct dbusd_req *req, void *arg)
  * stops of the session units bound to us, and PID 1 runs theirs first
  * (they are ordered after us), before our SIGTERM: waiting for the
  * signal would let commands die untold.  The type of our unit's job,
- * from ListJobs as below, says whether it is a stop; a start job on our
- * running unit (another unit requiring us) is not.
+ * from ListJobs, says whether it is a stop; a start job on our running
+ * unit (another unit requiring us) is not.
  */
 void
 parent_self_job(const char *job)
@@ -222,47 +242,17 @@ parent_self_job(const char *job)
 
 	if (parent->stopping)
 		return;
-	if ((r = dbusd_self_job_begin(parent->bus, self_job_type, NULL,
+	if ((r = dbusd_self_job_begin(parent->bus, jobs_read, NULL,
 	    &req)) < 0)
 		log_warnx("job %s of %s: %s", job, OPTY_SUPERVISOR_UNIT,
 		    strerror(-r));
 }
 
 /*
- * A command killed by a signal the parent did not send may be one PID 1
- * stopped for our own stop: theirs run first, and the end of one can be
- * read before the hint of our job is acted on (seen under load: a client
- * got its command's SIGTERM instead of ERR_SHUTDOWN).  Such an exit
- * waits in the session table for one ListJobs asked after it was seen,
- * whose answer has our stop job if there is one: then every client is
- * told first, as above, and PEV_EXIT_CHECKED lets the exit go on.
+ * 1 while the exit of a running session waits for that answer.  A
+ * RUNNING session's unit was never asked to stop: only a close (which
+ * leaves RUNNING) and stop_all (which never returns to the loop) do.
  */
-static struct dbusd_req	*exit_check[OPTY_MAX_SLOTS];
-
-static void
-exit_checked(struct dbusd_req *req, void *arg)
-{
-	struct session	*s = arg;
-	char		 type[32];
-	int		 r;
-
-	r = dbusd_self_job_end(req, type, sizeof(type));
-	dbusd_req_free(req);
-	exit_check[s->sid] = NULL;
-	if (r < 0)
-		log_warnx("session %u: jobs of %s: %s", s->sid,
-		    OPTY_SUPERVISOR_UNIT, strerror(-r));
-	else if (r > 0 && job_is_stop(type)) {
-		log_info("%s job for %s seen at the end of session %u: "
-		    "telling every client", type, OPTY_SUPERVISOR_UNIT, s->sid);
-		shutdown_begin();
-	}
-	/* Only an exit still waiting: a slot taken again has none. */
-	if (unit_exited(s))
-		parent_session_post(s, PEV_EXIT_CHECKED, 0);
-}
-
-/* 1 while the exit of a running session waits for that answer. */
 int
 parent_exit_check(struct session *s)
 {
@@ -270,11 +260,10 @@ parent_exit_check(struct session *s)
 
 	if (exit_check[s->sid] != NULL)
 		return 1;
-	if (unit_stop_asked(s) || parent->stopping ||
-	    (s->u.result.exec_code != CLD_KILLED &&
+	if (parent->stopping || (s->u.result.exec_code != CLD_KILLED &&
 	    s->u.result.exec_code != CLD_DUMPED))
 		return 0;
-	if ((r = dbusd_self_job_begin(parent->bus, exit_checked, s,
+	if ((r = dbusd_self_job_begin(parent->bus, jobs_read, s,
 	    &exit_check[s->sid])) < 0) {
 		log_warnx("session %u: jobs of %s: %s", s->sid,
 		    OPTY_SUPERVISOR_UNIT, strerror(-r));

@@ -100,13 +100,13 @@ start_done(struct dbusd_req *req, void *arg)
 	if (r < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->u.name, strerror(-r));
-		unit_answered(s, 0);
+		unit_step(s, U_REFUSED);
 		return;
 	}
 	log_info("session %u: unit %s started for client pid %ld", s->sid,
 	    s->u.name, (long)s->client_pid);
 	/* Followed to its end whatever the session's state (a close). */
-	unit_answered(s, 1);
+	unit_step(s, U_ACCEPTED);
 }
 
 /*
@@ -154,7 +154,7 @@ start_unit(struct session *s)
 		return ERR_START;
 	}
 	/* From here on a unit of that name may exist until seen gone. */
-	unit_called(s);
+	unit_step(s, U_CALLED);
 	return 0;
 }
 

@@ -27,24 +27,6 @@
 /* A stop or a drop of the reference that PID 1 may not have had. */
 #define RESEND_USEC	1000000
 
-/*
- * What can happen to a unit.  From U_JOB_DONE on they come from one
- * state read, in this order (unit_seen()), so each decision rests on
- * facts read in the same pair of GetAll calls (Unit, then Service, which
- * PID 1 answers in that order).
- */
-enum unit_input {
-	U_CALLED,		/* start.c: StartTransientUnit sent */
-	U_ACCEPTED,		/* PID 1 took it: a start job runs */
-	U_REFUSED,		/* PID 1 refused it or did not answer */
-	U_STOP,			/* the session no longer wants the command */
-	U_JOB_DONE,		/* no job pending (or our job's JobRemoved) */
-	U_MAIN_EXITED,		/* the main process was reaped, or never ran */
-	U_QUIET,		/* no process of the unit is left */
-	U_BUSY,			/* processes again, after it was quiet */
-	U_ENDED,		/* gone, or inactive past the stop budget */
-};
-
 typedef void (*unit_action)(struct session *);
 
 /* The session's news a row posts (PEV_NONE: none), then its action. */
@@ -139,17 +121,30 @@ unit_read(struct session *s)
 	}
 }
 
+/* Released: the unit's end is waited for (EXITED, OVER, STOPPING). */
+static int
+unit_released(const struct session *s)
+{
+	return s->u.phase == UP_EXITED || s->u.phase == UP_OVER ||
+	    s->u.phase == UP_STOPPING;
+}
+
 /*
- * Accepted: the start job's end (JobRemoved, or a read) gives the relay
- * the master and brings the next look.
+ * The next look: a read asked meanwhile, or the timer the phase wants;
+ * while the start job runs (JOB) its end is told by JobRemoved.
  */
 static void
 act_follow(struct session *s)
 {
+	if (s->u.phase == UP_NONE)
+		return;
 	if (s->u.reread)
 		unit_read(s);
-	else
+	else if (s->u.phase == UP_JOB)
 		unit_arm(s, POLL_START_USEC);
+	else
+		unit_arm(s, unit_released(s) || s->u.seen.job_id != 0 ?
+		    POLL_FAST_USEC : POLL_SLOW_USEC);
 }
 
 /* The first end seen is kept: for the exit frame and the journal. */
@@ -224,7 +219,8 @@ static const struct unit_row unit_table[] = {
 	ROW(STOPPING,	ENDED,	    GONE,	  act_gone,	   NONE),
 };
 
-static void
+/* One input; start.c gives the call (CALLED) and PID 1's answer. */
+void
 unit_step(struct session *s, enum unit_input in)
 {
 	const struct unit_row	*row;
@@ -245,12 +241,11 @@ unit_step(struct session *s, enum unit_input in)
 	}
 }
 
-/* Released: the unit's end is waited for (EXITED, OVER, STOPPING). */
 static int
-unit_released(const struct session *s)
+unit_quiet(const struct unit_state *st)
 {
-	return s->u.phase == UP_EXITED || s->u.phase == UP_OVER ||
-	    s->u.phase == UP_STOPPING;
+	return !st->loaded || strcmp(st->active, "inactive") == 0 ||
+	    strcmp(st->active, "failed") == 0;
 }
 
 /*
@@ -263,16 +258,7 @@ main_exited(const struct unit_state *st)
 {
 	if (!st->loaded || st->exec_code != 0)
 		return 1;
-	return st->job_id == 0 && st->exec_start_usec == 0 &&
-	    (strcmp(st->active, "inactive") == 0 ||
-	    strcmp(st->active, "failed") == 0);
-}
-
-static int
-unit_quiet(const struct unit_state *st)
-{
-	return !st->loaded || strcmp(st->active, "inactive") == 0 ||
-	    strcmp(st->active, "failed") == 0;
+	return st->job_id == 0 && st->exec_start_usec == 0 && unit_quiet(st);
 }
 
 /*
@@ -339,15 +325,7 @@ unit_seen(struct session *s, const struct unit_state *st)
 		unit_step(s, U_QUIET);
 	if (unit_released(s) && unit_ended(s, st))
 		unit_step(s, U_ENDED);
-	if (s->u.phase == UP_NONE)
-		return;
-	if (s->u.reread)
-		unit_read(s);
-	else if (s->u.phase == UP_JOB)
-		unit_arm(s, POLL_START_USEC);
-	else
-		unit_arm(s, unit_released(s) || st->job_id != 0 ?
-		    POLL_FAST_USEC : POLL_SLOW_USEC);
+	act_follow(s);
 }
 
 static void
@@ -369,20 +347,6 @@ unit_checked(struct dbusd_req *req, void *arg)
 	unit_seen(s, &st);
 }
 
-/* start.c: the call is sent; a unit of that name may exist from now. */
-void
-unit_called(struct session *s)
-{
-	unit_step(s, U_CALLED);
-}
-
-/* start.c: PID 1's answer to the call. */
-void
-unit_answered(struct session *s, int ok)
-{
-	unit_step(s, ok ? U_ACCEPTED : U_REFUSED);
-}
-
 /* session.c, shutdown.c: the command is no longer wanted. */
 void
 unit_stop(struct session *s)
@@ -398,25 +362,11 @@ unit_exists(const struct session *s)
 	return s->u.phase != UP_NONE;
 }
 
-/* shutdown.c: asked for our own stop (PEV_EXIT_CHECKED's question). */
-int
-unit_stop_asked(const struct session *s)
-{
-	return s->u.phase == UP_CALLED_STOP || s->u.phase == UP_STOPPING;
-}
-
 /* The command's end was read (shutdown.c: the exit a session holds). */
 int
 unit_exited(const struct session *s)
 {
 	return s->u.result.result[0] != '\0';
-}
-
-/* shutdown.c: seen gone by its own read, past the loop. */
-void
-unit_forget(struct session *s)
-{
-	s->u.phase = UP_NONE;
 }
 
 void

@@ -170,9 +170,9 @@ test_life(void **state)
 	struct hint	 h = job_removed(s);
 
 	(void)state;
-	unit_called(s);
+	unit_step(s, U_CALLED);
 	assert_int_equal(s->u.phase, UP_CALLED);
-	unit_answered(s, 1);
+	unit_step(s, U_ACCEPTED);
 	assert_int_equal(s->u.phase, UP_JOB);
 	parent->sessions[0] = *s;	/* unit_hint looks in the table */
 	assert_int_equal(unit_hint(&h), 1);
@@ -210,13 +210,12 @@ test_stop_while_called(void **state)
 	struct session	*s = fresh();
 
 	(void)state;
-	unit_called(s);
+	unit_step(s, U_CALLED);
 	unit_stop(s);
 	assert_int_equal(s->u.phase, UP_CALLED_STOP);
-	assert_true(unit_stop_asked(s));
 	assert_null(s->u.read);
 	assert_int_equal(s->u.reread, 1);
-	unit_answered(s, 1);
+	unit_step(s, U_ACCEPTED);
 	assert_int_equal(s->u.phase, UP_STOPPING);
 	st_exited("failed");
 	answer(s);
@@ -236,14 +235,14 @@ test_refused(void **state)
 	struct session	*s = fresh();
 
 	(void)state;
-	unit_called(s);
-	unit_answered(s, 0);
+	unit_step(s, U_CALLED);
+	unit_step(s, U_REFUSED);
 	assert_int_equal(s->u.phase, UP_NONE);
 	assert_string_equal(t_log, "STOP UNREF start_failed ");
 	s = fresh();
-	unit_called(s);
+	unit_step(s, U_CALLED);
 	unit_stop(s);
-	unit_answered(s, 0);
+	unit_step(s, U_REFUSED);
 	assert_int_equal(s->u.phase, UP_NONE);
 	assert_string_equal(t_log, "STOP UNREF start_failed ");
 }
@@ -259,8 +258,8 @@ test_restarted_and_late(void **state)
 	struct session	*s = fresh();
 
 	(void)state;
-	unit_called(s);
-	unit_answered(s, 1);
+	unit_step(s, U_CALLED);
+	unit_step(s, U_ACCEPTED);
 	s->u.phase = UP_RUNNING;
 	unit_timer(-1, 0, s);
 	st_exited("inactive");
@@ -271,7 +270,6 @@ test_restarted_and_late(void **state)
 	unit_timer(-1, 0, s);
 	answer(s);
 	assert_int_equal(s->u.phase, UP_STOPPING);
-	assert_true(unit_stop_asked(s));
 	s->u.deadline = 0;		/* past the stop budget */
 	st_exited("failed");
 	unit_timer(-1, 0, s);
@@ -296,8 +294,8 @@ test_exit_before_job(void **state)
 	struct session	*s = fresh();
 
 	(void)state;
-	unit_called(s);
-	unit_answered(s, 1);
+	unit_step(s, U_CALLED);
+	unit_step(s, U_ACCEPTED);
 	unit_timer(-1, 0, s);
 	st_exited("inactive");
 	t_st.job_id = 9;
@@ -316,8 +314,8 @@ test_stop_after_exit(void **state)
 	struct session	*s = fresh();
 
 	(void)state;
-	unit_called(s);
-	unit_answered(s, 1);
+	unit_step(s, U_CALLED);
+	unit_step(s, U_ACCEPTED);
 	s->u.phase = UP_RUNNING;
 	unit_timer(-1, 0, s);
 	st_exited("inactive");
@@ -325,7 +323,6 @@ test_stop_after_exit(void **state)
 	assert_int_equal(s->u.phase, UP_OVER);
 	unit_stop(s);
 	assert_int_equal(s->u.phase, UP_OVER);
-	assert_false(unit_stop_asked(s));
 	answer(s);
 	unit_stop(s);
 	assert_string_equal(t_log, "READ UNREF exited READ job_done exited "
