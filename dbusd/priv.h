@@ -75,7 +75,6 @@ struct dbusd_req {
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
 	TAILQ_ENTRY(dbusd_req)	 wentry;	/* on d->waiting */
 	enum req_kind		 kind;
-	sd_bus_message		*msg;		/* prepared, not yet sent */
 	sd_bus_message		*call[REQ_MAX_CALLS];	/* until sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
 	sd_bus_message		*reply[REQ_MAX_CALLS];

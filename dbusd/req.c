@@ -257,7 +257,6 @@ dbusd_req_free(struct dbusd_req *req)
 		sd_bus_message_unref(req->reply[i]);
 		sd_bus_message_unref(req->call[i]);
 	}
-	sd_bus_message_unref(req->msg);	/* drops its descriptor copies */
 	free(req);
 	d->inflight -= pending;
 	if (pending > 0)
