@@ -177,7 +177,6 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb,
 	d->cb = cb;
 	d->settle = settle;
 	d->cb_arg = arg;
-	hintq_init(&d->q);
 	req_init(d);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));

@@ -18,7 +18,7 @@
 
 #include "dbusd/dbusd.h"
 
-/* hintq.c: the bounded queue of signal hints; a flood only fills it. */
+/* hintq.c: the bounded queue of signal hints, empty when all zero. */
 #define HINTQ_BOUND	32
 
 struct hintq {
@@ -28,7 +28,6 @@ struct hintq {
 	uint64_t	dropped;	/* arrived while full */
 };
 
-void	hintq_init(struct hintq *);
 /* 1 queued, 0 coalesced into one already queued, -1 dropped (full). */
 int	hintq_push(struct hintq *, const struct hint *);
 /* 1 and the oldest hint in *out, or 0 when empty. */
