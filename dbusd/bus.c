@@ -137,7 +137,7 @@ bus_setup(struct dbusd *d)
 	if ((req = req_new(d, NULL, NULL)) == NULL)
 		return -ENOMEM;
 	if ((r = call_add(req, SD_PATH, SD_MANAGER, "Subscribe", "")) == 0)
-		r = call_wait(req, &reply);
+		r = req_wait(req, &reply);
 	dbusd_req_free(req);
 	return r < 0 ? r : bus_attach(d);
 }

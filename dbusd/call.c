@@ -51,17 +51,6 @@ call_done(struct dbusd_req *req, int r, struct dbusd_req **out)
 	return 0;
 }
 
-/* Blocking (start-up, shutdown): the answer to a request's one call. */
-int
-call_wait(struct dbusd_req *req, sd_bus_message **reply)
-{
-	int	 r;
-
-	if ((r = req_wait(req)) < 0)
-		return r;
-	return req_result(req, 0, reply);
-}
-
 /*
  * 1 if row i of a want table is the first of its interface: a GetAll
  * table lists each interface's rows together (one that did not would
@@ -205,7 +194,7 @@ call_get(struct dbusd *d, const char *obj, const struct prop_want *want,
 	if ((r = call_get_begin(d, obj, want, nw, REQ_GET, NULL, NULL,
 	    &req)) < 0)
 		return r;
-	if ((r = req_wait(req)) == 0 &&
+	if ((r = req_wait(req, NULL)) == 0 &&
 	    (r = call_get_values(req, want, nw, v, &nv)) == 0)
 		r = props_decode(want, nw, v, nv, out);
 	dbusd_req_free(req);

@@ -155,7 +155,6 @@ int	prop_read_variant(sd_bus_message *, struct prop_value *);
 int	call_add(struct dbusd_req *, const char *, const char *, const char *,
 	    const char *, ...);
 int	call_done(struct dbusd_req *, int, struct dbusd_req **);
-int	call_wait(struct dbusd_req *, sd_bus_message **);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
@@ -170,7 +169,7 @@ struct dbusd_req *req_new(struct dbusd *, dbusd_req_cb, void *);
 int	req_call(struct dbusd_req *, sd_bus_message *);
 int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
 void	req_deliver(struct dbusd *);
-int	req_wait(struct dbusd_req *);
+int	req_wait(struct dbusd_req *, sd_bus_message **);
 
 /* pid1.c */
 int	pid1_probe(struct dbusd *);

@@ -299,11 +299,12 @@ req_deliver(struct dbusd *d)
 /*
  * For the few callers that may block (start-up, shutdown, the probe
  * tool): runs the bus until this request is complete; each call's
- * timeout still bounds the wait.  Other requests
- * completing meanwhile wait in the queue for bus_run().
+ * timeout still bounds the wait.  Other requests completing meanwhile
+ * wait in the queue for bus_run().  With reply: its first call's
+ * answer, as req_result() gives it.
  */
 int
-req_wait(struct dbusd_req *req)
+req_wait(struct dbusd_req *req, sd_bus_message **reply)
 {
 	sd_bus	*bus = req->d->bus;
 	int	 r;
@@ -319,5 +320,5 @@ req_wait(struct dbusd_req *req)
 	TAILQ_REMOVE(&req->d->done, req, entry);
 	req->delivered = 1;
 	req_kick(req->d);	/* others may have completed or queued hints */
-	return 0;
+	return reply != NULL ? req_result(req, 0, reply) : 0;
 }

@@ -241,7 +241,7 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 
 	if ((r = dbusd_unit_state_begin(d, unit, NULL, NULL, &req)) < 0)
 		return r;
-	if ((r = req_wait(req)) == 0)
+	if ((r = req_wait(req, NULL)) == 0)
 		r = dbusd_unit_state_end(req, out);
 	dbusd_req_free(req);
 	return r;
@@ -252,12 +252,12 @@ int
 dbusd_unit_wait(struct dbusd *d, enum unit_method um, const char *unit)
 {
 	struct dbusd_req	*req;
+	sd_bus_message		*m;
 	int			 r;
 
 	if ((r = dbusd_unit_call(d, um, unit, 0, NULL, NULL, &req)) < 0)
 		return r;
-	if ((r = req_wait(req)) == 0)
-		r = dbusd_unit_call_end(req);
+	r = req_wait(req, &m);
 	dbusd_req_free(req);
 	return r == -ENOENT ? 0 : r;
 }
