@@ -72,7 +72,8 @@ enum req_kind {
 struct dbusd_req {
 	struct dbusd		*d;
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
-	TAILQ_ENTRY(dbusd_req)	 wentry;	/* on d->waiting */
+	/* on d->waiting while it holds calls not sent (nsent < ncalls) */
+	TAILQ_ENTRY(dbusd_req)	 wentry;
 	enum req_kind		 kind;
 	sd_bus_message		*call[REQ_MAX_CALLS];	/* until sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
@@ -81,7 +82,6 @@ struct dbusd_req {
 	size_t			 ncalls;
 	size_t			 nsent;
 	size_t			 nreplies;
-	int			 waiting;
 	int			 complete;
 	int			 delivered;
 	dbusd_req_cb		 cb;		/* NULL: log a failure, free */

@@ -139,7 +139,6 @@ req_release(struct dbusd *d)
 		if (req->nsent < req->ncalls)
 			break;
 		TAILQ_REMOVE(&d->waiting, req, wentry);
-		req->waiting = 0;
 	}
 }
 
@@ -199,24 +198,21 @@ req_call(struct dbusd_req *req, sd_bus_message *m)
 {
 	struct dbusd	*d = req->d;
 	size_t		 i = req->ncalls;
-	int		 r;
+	int		 held = req->nsent < i, r;
 
 	if (i >= REQ_MAX_CALLS || req->complete)
 		return -EINVAL;
 	req->call[i] = sd_bus_message_ref(m);
 	req->ncalls++;
-	if (!req->waiting && TAILQ_EMPTY(&d->waiting) &&
-	    d->inflight < d->budget) {
+	if (!held && TAILQ_EMPTY(&d->waiting) && d->inflight < d->budget) {
 		if ((r = req_send_one(req)) < 0) {
 			req->call[i] = sd_bus_message_unref(req->call[i]);
 			req->ncalls--;
 		}
 		return r;
 	}
-	if (!req->waiting) {
-		req->waiting = 1;
+	if (!held)
 		TAILQ_INSERT_TAIL(&d->waiting, req, wentry);
-	}
 	return 0;
 }
 
@@ -248,7 +244,7 @@ dbusd_req_free(struct dbusd_req *req)
 	d = req->d;
 	if (req->complete && !req->delivered)
 		TAILQ_REMOVE(&d->done, req, entry);
-	if (req->waiting)
+	if (req->nsent < req->ncalls)		/* calls held */
 		TAILQ_REMOVE(&d->waiting, req, wentry);
 	for (i = 0; i < REQ_MAX_CALLS; i++) {
 		if (req->slot[i] != NULL && req->reply[i] == NULL)
