@@ -26,8 +26,6 @@
 /* Bounds one wake-up's work so a signal flood cannot starve the loop. */
 #define PROCESS_MAX	256
 
-static void	bus_run(struct dbusd *);
-
 static void
 bus_rearm(struct dbusd *d)
 {
