@@ -88,12 +88,12 @@ dbusd_pts_start(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
 int
 dbusd_start_end(struct dbusd_req *req, char *job, size_t joblen)
 {
-	sd_bus_message	*m;
+	sd_bus_message	*m = NULL;	/* not set when its send failed */
 	const char	*p;
 	int		 r;
 
 	if ((r = req_result(req, 0, &m)) < 0) {
-		if (r != -EINVAL && sd_bus_message_is_method_error(m, NULL))
+		if (m != NULL && sd_bus_message_is_method_error(m, NULL))
 			log_warnx("%s: %s", req->what,
 			    sd_bus_message_get_error(m)->message);
 		return r;
