@@ -180,23 +180,3 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 		r = -EINVAL;
 	return r < 0 ? r : 0;
 }
-
-/* Blocking: call_get_begin(), waited for, decoded into out. */
-int
-call_get(struct dbusd *d, const char *obj, const struct prop_want *want,
-    size_t nw, void *out)
-{
-	struct dbusd_req	*req;
-	struct prop_value	 v[WANT_MAX * 2];
-	size_t			 nv;
-	int			 r;
-
-	if ((r = call_get_begin(d, obj, want, nw, REQ_GET, NULL, NULL,
-	    &req)) < 0)
-		return r;
-	if ((r = req_wait(req, NULL)) == 0 &&
-	    (r = call_get_values(req, want, nw, v, &nv)) == 0)
-		r = props_decode(want, nw, v, nv, out);
-	dbusd_req_free(req);
-	return r;
-}

@@ -159,8 +159,6 @@ int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
-int	call_get(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, void *);
 
 /* req.c: the request layer, below call.c and bus.c */
 void	req_init(struct dbusd *);
