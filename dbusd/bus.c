@@ -26,8 +26,6 @@
 /* Bounds one wake-up's work so a signal flood cannot starve the loop. */
 #define PROCESS_MAX	256
 
-static void	bus_run(struct dbusd *);
-
 static void
 bus_rearm(struct dbusd *d)
 {
@@ -137,7 +135,7 @@ bus_setup(struct dbusd *d)
 	if ((req = req_new(d, NULL, NULL)) == NULL)
 		return -ENOMEM;
 	if ((r = call_add(req, SD_PATH, SD_MANAGER, "Subscribe", "")) == 0)
-		r = call_wait(req, &reply);
+		r = req_wait(req, &reply);
 	dbusd_req_free(req);
 	return r < 0 ? r : bus_attach(d);
 }
@@ -177,7 +175,6 @@ dbusd_open(struct event_base *base, dbusd_hint_cb cb,
 	d->cb = cb;
 	d->settle = settle;
 	d->cb_arg = arg;
-	hintq_init(&d->q);
 	req_init(d);
 	if ((r = bus_setup(d)) < 0) {
 		log_warnx("system bus: %s", strerror(-r));

@@ -51,34 +51,15 @@ call_done(struct dbusd_req *req, int r, struct dbusd_req **out)
 	return 0;
 }
 
-/* Blocking (start-up, shutdown): the answer to a request's one call. */
-int
-call_wait(struct dbusd_req *req, sd_bus_message **reply)
+/*
+ * 1 if row i of a want table is the first of its interface: a GetAll
+ * table lists each interface's rows together (one that did not would
+ * read an interface twice, every value of it doubled: -EBADMSG).
+ */
+static int
+want_first(const struct prop_want *want, size_t i)
 {
-	int	 r;
-
-	if ((r = req_wait(req)) < 0)
-		return r;
-	return req_result(req, 0, reply);
-}
-
-/* The distinct interfaces of a want table, in table order. */
-static size_t
-want_ifaces(const struct prop_want *want, size_t nw,
-    const char *iface[REQ_MAX_CALLS])
-{
-	size_t	 i, j, ni = 0;
-
-	for (i = 0; i < nw; i++) {
-		for (j = 0; j < ni && strcmp(iface[j], want[i].iface) != 0; j++)
-			;
-		if (j < ni)
-			continue;
-		if (ni == REQ_MAX_CALLS)
-			return 0;
-		iface[ni++] = want[i].iface;
-	}
-	return ni;
+	return i == 0 || strcmp(want[i].iface, want[i - 1].iface) != 0;
 }
 
 /*
@@ -95,14 +76,13 @@ call_get_begin(struct dbusd *d, const char *obj, const struct prop_want *want,
     struct dbusd_req **out)
 {
 	struct dbusd_req	*req;
-	const char		*iface[REQ_MAX_CALLS] = { NULL };
 	const char		*path = obj;
 	char			*enc = NULL;
-	size_t			 i, ni;
+	size_t			 i;
 	int			 r = 0;
 
 	*out = NULL;
-	if (nw > WANT_MAX || (ni = want_ifaces(want, nw, iface)) == 0)
+	if (nw == 0 || nw > WANT_MAX)
 		return -EINVAL;
 	if (obj[0] != '/' &&
 	    (r = sd_bus_path_encode(SD_UNIT_PATH, obj, &enc)) < 0)
@@ -114,11 +94,14 @@ call_get_begin(struct dbusd *d, const char *obj, const struct prop_want *want,
 		return -ENOMEM;
 	}
 	req->kind = kind;
-	for (i = 0; kind == REQ_GETALL && i < ni && r >= 0; i++)
-		r = call_add(req, path, DBUS_PROPS, "GetAll", "s", iface[i]);
-	for (i = 0; kind == REQ_GET && i < nw && r >= 0; i++)
-		r = call_add(req, path, DBUS_PROPS, "Get", "ss",
-		    want[i].iface, want[i].name);
+	for (i = 0; i < nw && r >= 0; i++) {
+		if (kind == REQ_GET)
+			r = call_add(req, path, DBUS_PROPS, "Get", "ss",
+			    want[i].iface, want[i].name);
+		else if (want_first(want, i))
+			r = call_add(req, path, DBUS_PROPS, "GetAll", "s",
+			    want[i].iface);
+	}
 	free(enc);
 	return call_done(req, r, out);
 }
@@ -172,22 +155,20 @@ int
 call_get_values(struct dbusd_req *req, const struct prop_want *want,
     size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
 {
-	const char	*iface[REQ_MAX_CALLS] = { NULL };
 	sd_bus_message	*reply;
-	size_t		 i, ni;
+	size_t		 i, n = 0;
 	int		 r = 0;
 
 	*nv = 0;
-	ni = want_ifaces(want, nw, iface);
-	if (req->ncalls != (req->kind == REQ_GET ? nw : ni))
-		return -EINVAL;
-	for (i = 0; i < req->ncalls && r >= 0; i++) {
-		if ((r = req_result(req, i, &reply)) < 0)
+	for (i = 0; i < nw && r >= 0; i++) {
+		if (req->kind == REQ_GETALL && !want_first(want, i))
+			continue;
+		/* A table other than the request's: -EINVAL. */
+		if ((r = req_result(req, n++, &reply)) < 0)
 			break;
 		if (req->kind == REQ_GETALL) {
-			if (iface[i] == NULL)
-				return -EINVAL;
-			r = get_all_parse(reply, iface[i], want, nw, v, nv);
+			r = get_all_parse(reply, want[i].iface, want, nw, v,
+			    nv);
 			continue;
 		}
 		memset(&v[*nv], 0, sizeof(v[*nv]));
@@ -195,25 +176,7 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 		v[*nv].name = want[i].name;
 		r = prop_read_variant(reply, &v[(*nv)++]);
 	}
+	if (r == 0 && n != req->ncalls)
+		r = -EINVAL;
 	return r < 0 ? r : 0;
-}
-
-/* Blocking: call_get_begin(), waited for, decoded into out. */
-int
-call_get(struct dbusd *d, const char *obj, const struct prop_want *want,
-    size_t nw, void *out)
-{
-	struct dbusd_req	*req;
-	struct prop_value	 v[WANT_MAX * 2];
-	size_t			 nv;
-	int			 r;
-
-	if ((r = call_get_begin(d, obj, want, nw, REQ_GET, NULL, NULL,
-	    &req)) < 0)
-		return r;
-	if ((r = req_wait(req)) == 0 &&
-	    (r = call_get_values(req, want, nw, v, &nv)) == 0)
-		r = props_decode(want, nw, v, nv, out);
-	dbusd_req_free(req);
-	return r;
 }

@@ -80,7 +80,7 @@ enum unit_method {
 
 /*
  * A request to PID 1 that does not block the event loop: a _begin (or
- * _send) call sends it; once complete, its callback gets it from the
+ * dbusd_start, dbusd_unit_call) call sends it; once complete, its callback gets it from the
  * bus's event handler, never from inside the call that sent it; the
  * matching _end reads the answer.  dbusd_req_free() at any time, which
  * cancels what is still pending.
@@ -98,9 +98,8 @@ int	dbusd_client_ident_end(struct dbusd_req *, struct client_ident *);
 int	dbusd_unit_state_begin(struct dbusd *, const char *, dbusd_req_cb,
 	    void *, struct dbusd_req **);
 int	dbusd_unit_state_end(struct dbusd_req *, struct unit_state *);
-int	dbusd_start_prepare(struct dbusd *, const struct unit_spec *,
-	    struct dbusd_req **);
-int	dbusd_start_send(struct dbusd_req *, dbusd_req_cb, void *);
+int	dbusd_start(struct dbusd *, const struct unit_spec *, dbusd_req_cb,
+	    void *, struct dbusd_req **);
 int	dbusd_start_end(struct dbusd_req *, char *, size_t);
 int	dbusd_self_job_begin(struct dbusd *, dbusd_req_cb, void *,
 	    struct dbusd_req **);
@@ -115,11 +114,11 @@ int	dbusd_unit_call(struct dbusd *, enum unit_method, const char *, int,
 int	dbusd_unit_call_end(struct dbusd_req *);
 /*
  * The devpts instance of a session unit: a transient mount unit whose
- * devices belong to uid and gid; sent and answered as a start call
- * (dbusd_start_send, dbusd_start_end).
+ * devices belong to uid and gid; answered as a start call
+ * (dbusd_start_end).
  */
-int	dbusd_pts_prepare(struct dbusd *, const char *, uid_t, gid_t,
-	    struct dbusd_req **);
+int	dbusd_pts_start(struct dbusd *, const char *, uid_t, gid_t,
+	    dbusd_req_cb, void *, struct dbusd_req **);
 
 /* Blocking forms: start-up sweep and shutdown only. */
 int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);

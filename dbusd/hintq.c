@@ -12,12 +12,6 @@
 
 #include "dbusd/priv.h"
 
-void
-hintq_init(struct hintq *q)
-{
-	memset(q, 0, sizeof(*q));
-}
-
 static int
 hintq_has_change(const struct hintq *q, const char *unit)
 {

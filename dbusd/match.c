@@ -168,7 +168,7 @@ match_owner_lookup(struct dbusd *d)
 	    (r = sd_bus_message_append(call, "s", SD_DEST)) >= 0)
 		r = req_call(req, call);
 	sd_bus_message_unref(call);
-	if (r >= 0 && (r = call_wait(req, &m)) >= 0 &&
+	if (r >= 0 && (r = req_wait(req, &m)) >= 0 &&
 	    (sd_bus_message_read_basic(m, 's', &owner) <= 0 ||
 	    copy_field(d->owner, sizeof(d->owner), owner) < 0))
 		r = -EBADMSG;

@@ -24,9 +24,18 @@ static const struct prop_want version_want[] = {
 int
 pid1_probe(struct dbusd *d)
 {
-	int	 r;
+	struct dbusd_req	*req;
+	struct prop_value	 v[WANT_MAX * 2];
+	size_t			 nv;
+	int			 r;
 
-	r = call_get(d, SD_PATH, version_want, 1, d);
+	if ((r = call_get_begin(d, SD_PATH, version_want, 1, REQ_GET, NULL,
+	    NULL, &req)) == 0) {
+		if ((r = req_wait(req, NULL)) == 0 &&
+		    (r = call_get_values(req, version_want, 1, v, &nv)) == 0)
+			r = props_decode(version_want, 1, v, nv, d);
+		dbusd_req_free(req);
+	}
 	if (r == 0 && d->pid1_version[0] != '\0')
 		return 0;
 	d->pid1_version[0] = '\0';

@@ -18,7 +18,7 @@
 
 #include "dbusd/dbusd.h"
 
-/* hintq.c: the bounded queue of signal hints; a flood only fills it. */
+/* hintq.c: the bounded queue of signal hints, empty when all zero. */
 #define HINTQ_BOUND	32
 
 struct hintq {
@@ -28,7 +28,6 @@ struct hintq {
 	uint64_t	dropped;	/* arrived while full */
 };
 
-void	hintq_init(struct hintq *);
 /* 1 queued, 0 coalesced into one already queued, -1 dropped (full). */
 int	hintq_push(struct hintq *, const struct hint *);
 /* 1 and the oldest hint in *out, or 0 when empty. */
@@ -73,9 +72,9 @@ enum req_kind {
 struct dbusd_req {
 	struct dbusd		*d;
 	TAILQ_ENTRY(dbusd_req)	 entry;		/* on d->done once complete */
-	TAILQ_ENTRY(dbusd_req)	 wentry;	/* on d->waiting */
+	/* on d->waiting while it holds calls not sent (nsent < ncalls) */
+	TAILQ_ENTRY(dbusd_req)	 wentry;
 	enum req_kind		 kind;
-	sd_bus_message		*msg;		/* prepared, not yet sent */
 	sd_bus_message		*call[REQ_MAX_CALLS];	/* until sent */
 	sd_bus_slot		*slot[REQ_MAX_CALLS];
 	sd_bus_message		*reply[REQ_MAX_CALLS];
@@ -83,7 +82,6 @@ struct dbusd_req {
 	size_t			 ncalls;
 	size_t			 nsent;
 	size_t			 nreplies;
-	int			 waiting;
 	int			 complete;
 	int			 delivered;
 	dbusd_req_cb		 cb;		/* NULL: log a failure, free */
@@ -157,13 +155,10 @@ int	prop_read_variant(sd_bus_message *, struct prop_value *);
 int	call_add(struct dbusd_req *, const char *, const char *, const char *,
 	    const char *, ...);
 int	call_done(struct dbusd_req *, int, struct dbusd_req **);
-int	call_wait(struct dbusd_req *, sd_bus_message **);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
-int	call_get(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, void *);
 
 /* req.c: the request layer, below call.c and bus.c */
 void	req_init(struct dbusd *);
@@ -172,7 +167,7 @@ struct dbusd_req *req_new(struct dbusd *, dbusd_req_cb, void *);
 int	req_call(struct dbusd_req *, sd_bus_message *);
 int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
 void	req_deliver(struct dbusd *);
-int	req_wait(struct dbusd_req *);
+int	req_wait(struct dbusd_req *, sd_bus_message **);
 
 /* pid1.c */
 int	pid1_probe(struct dbusd *);

@@ -170,55 +170,48 @@ append_bind_one(sd_bus_message *m, const char *spec)
 	    (uint64_t)0);
 }
 
-/* The as, a(ss) and a(ssbt) lists, one string per entry. */
-static int
-append_list(sd_bus_message *m, const struct prop_def *p)
-{
-	const char *const	*v;
-	int			 r, i;
-
-	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
-	    (r = sd_bus_message_append_basic(m, 's', p->name)) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'v', p->sig)) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'a', p->sig + 1)) < 0)
-		return r;
-	for (v = p->as; *v != NULL; v++) {
-		if (strcmp(p->sig, "as") == 0)
-			r = sd_bus_message_append_basic(m, 's', *v);
-		else if (strcmp(p->sig, "a(ss)") == 0)
-			r = append_tmpfs_one(m, *v);
-		else
-			r = append_bind_one(m, *v);
-		if (r < 0)
-			return r;
-	}
-	/* The array, the variant, the struct. */
-	for (i = 0; i < 3; i++)
-		if ((r = sd_bus_message_close_container(m)) < 0)
-			return r;
-	return 0;
-}
-
+/*
+ * One (sv) of the table: a basic value, or a list (as, a(ss), a(ssbt))
+ * of one string per entry.
+ */
 static int
 append_def(sd_bus_message *m, const struct prop_def *p)
 {
+	const char *const	*v;
+	int32_t			 i = (int32_t)p->n;
+	uint32_t		 u = (uint32_t)p->n;
+	int			 b = p->n != 0, r, k;
+
+	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+	    (r = sd_bus_message_append_basic(m, 's', p->name)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', p->sig)) < 0)
+		return r;
 	if (strcmp(p->sig, "s") == 0)
-		return sd_bus_message_append(m, "(sv)", p->name, "s", p->s);
-	if (strcmp(p->sig, "b") == 0)
-		return sd_bus_message_append(m, "(sv)", p->name, "b",
-		    (int)(p->n != 0));
-	if (strcmp(p->sig, "u") == 0)
-		return sd_bus_message_append(m, "(sv)", p->name, "u",
-		    (uint32_t)p->n);
-	if (strcmp(p->sig, "i") == 0)
-		return sd_bus_message_append(m, "(sv)", p->name, "i",
-		    (int32_t)p->n);
-	if (strcmp(p->sig, "t") == 0)
-		return sd_bus_message_append(m, "(sv)", p->name, "t", p->n);
-	if (strcmp(p->sig, "as") == 0 || strcmp(p->sig, "a(ss)") == 0 ||
-	    strcmp(p->sig, "a(ssbt)") == 0)
-		return append_list(m, p);
-	return -EINVAL;
+		r = sd_bus_message_append_basic(m, 's', p->s);
+	else if (strcmp(p->sig, "b") == 0)
+		r = sd_bus_message_append_basic(m, 'b', &b);
+	else if (strcmp(p->sig, "u") == 0)
+		r = sd_bus_message_append_basic(m, 'u', &u);
+	else if (strcmp(p->sig, "i") == 0)
+		r = sd_bus_message_append_basic(m, 'i', &i);
+	else if (strcmp(p->sig, "t") == 0)
+		r = sd_bus_message_append_basic(m, 't', &p->n);
+	else if ((r = sd_bus_message_open_container(m, 'a', p->sig + 1)) >= 0) {
+		for (v = p->as; *v != NULL && r >= 0; v++) {
+			if (strcmp(p->sig, "as") == 0)
+				r = sd_bus_message_append_basic(m, 's', *v);
+			else if (strcmp(p->sig, "a(ss)") == 0)
+				r = append_tmpfs_one(m, *v);
+			else
+				r = append_bind_one(m, *v);
+		}
+		if (r >= 0)
+			r = sd_bus_message_close_container(m);
+	}
+	/* The variant, the struct. */
+	for (k = 0; k < 2 && r >= 0; k++)
+		r = sd_bus_message_close_container(m);
+	return r;
 }
 
 /* ExecStart=[(launcher, [launcher, enc(arg0), ...], false)] */

@@ -139,7 +139,6 @@ req_release(struct dbusd *d)
 		if (req->nsent < req->ncalls)
 			break;
 		TAILQ_REMOVE(&d->waiting, req, wentry);
-		req->waiting = 0;
 	}
 }
 
@@ -199,24 +198,21 @@ req_call(struct dbusd_req *req, sd_bus_message *m)
 {
 	struct dbusd	*d = req->d;
 	size_t		 i = req->ncalls;
-	int		 r;
+	int		 held = req->nsent < i, r;
 
 	if (i >= REQ_MAX_CALLS || req->complete)
 		return -EINVAL;
 	req->call[i] = sd_bus_message_ref(m);
 	req->ncalls++;
-	if (!req->waiting && TAILQ_EMPTY(&d->waiting) &&
-	    d->inflight < d->budget) {
+	if (!held && TAILQ_EMPTY(&d->waiting) && d->inflight < d->budget) {
 		if ((r = req_send_one(req)) < 0) {
 			req->call[i] = sd_bus_message_unref(req->call[i]);
 			req->ncalls--;
 		}
 		return r;
 	}
-	if (!req->waiting) {
-		req->waiting = 1;
+	if (!held)
 		TAILQ_INSERT_TAIL(&d->waiting, req, wentry);
-	}
 	return 0;
 }
 
@@ -248,7 +244,7 @@ dbusd_req_free(struct dbusd_req *req)
 	d = req->d;
 	if (req->complete && !req->delivered)
 		TAILQ_REMOVE(&d->done, req, entry);
-	if (req->waiting)
+	if (req->nsent < req->ncalls)		/* calls held */
 		TAILQ_REMOVE(&d->waiting, req, wentry);
 	for (i = 0; i < REQ_MAX_CALLS; i++) {
 		if (req->slot[i] != NULL && req->reply[i] == NULL)
@@ -257,7 +253,6 @@ dbusd_req_free(struct dbusd_req *req)
 		sd_bus_message_unref(req->reply[i]);
 		sd_bus_message_unref(req->call[i]);
 	}
-	sd_bus_message_unref(req->msg);	/* drops its descriptor copies */
 	free(req);
 	d->inflight -= pending;
 	if (pending > 0)
@@ -300,11 +295,12 @@ req_deliver(struct dbusd *d)
 /*
  * For the few callers that may block (start-up, shutdown, the probe
  * tool): runs the bus until this request is complete; each call's
- * timeout still bounds the wait.  Other requests
- * completing meanwhile wait in the queue for bus_run().
+ * timeout still bounds the wait.  Other requests completing meanwhile
+ * wait in the queue for bus_run().  With reply: its first call's
+ * answer, as req_result() gives it.
  */
 int
-req_wait(struct dbusd_req *req)
+req_wait(struct dbusd_req *req, sd_bus_message **reply)
 {
 	sd_bus	*bus = req->d->bus;
 	int	 r;
@@ -320,5 +316,5 @@ req_wait(struct dbusd_req *req)
 	TAILQ_REMOVE(&req->d->done, req, entry);
 	req->delivered = 1;
 	req_kick(req->d);	/* others may have completed or queued hints */
-	return 0;
+	return reply != NULL ? req_result(req, 0, reply) : 0;
 }

@@ -27,7 +27,7 @@ binds_only_supervisor(struct dbusd *d, const char *path)
 	if ((req = req_new(d, NULL, NULL)) == NULL)
 		return -ENOMEM;
 	if ((r = call_add(req, path, DBUS_PROPS, "Get", "ss", SD_UNIT,
-	    "BindsTo")) < 0 || (r = call_wait(req, &reply)) < 0)
+	    "BindsTo")) < 0 || (r = req_wait(req, &reply)) < 0)
 		goto out;
 	if (sd_bus_message_enter_container(reply, 'v', "as") <= 0 ||
 	    sd_bus_message_enter_container(reply, 'a', "s") <= 0) {
@@ -91,7 +91,7 @@ dbusd_sweep_orphans(struct dbusd *d)
 		return -ENOMEM;
 	if ((r = call_add(req, SD_PATH, SD_MANAGER, "ListUnitsByPatterns",
 	    "asas", 0, 1, OPTY_UNIT_PREFIX "*" OPTY_UNIT_SUFFIX)) < 0 ||
-	    (r = call_wait(req, &reply)) < 0)
+	    (r = req_wait(req, &reply)) < 0)
 		goto out;
 	if (sd_bus_message_enter_container(reply, 'a', "(ssssssouso)") <= 0) {
 		r = -EBADMSG;

@@ -37,41 +37,43 @@ static const struct prop_want state_want[] = {
 };
 #define STATE_NWANT	(sizeof(state_want) / sizeof(state_want[0]))
 
-/* A StartTransientUnit call built (r: how that went), held for
- * dbusd_start_send(): it holds copies of the descriptors and arguments. */
+/*
+ * A StartTransientUnit call built (r: how that went), sent at once:
+ * sd-bus holds the message, with its copies of the descriptors and
+ * arguments, until it is written.
+ */
 static int
-start_hold(struct dbusd *d, int r, sd_bus_message *m, const char *unit,
-    struct dbusd_req **out)
+start_send(struct dbusd *d, int r, sd_bus_message *m, const char *unit,
+    dbusd_req_cb cb, void *arg, struct dbusd_req **out)
 {
-	struct dbusd_req	*req;
+	struct dbusd_req	*req = NULL;
 
 	*out = NULL;
-	if (r < 0)
-		return r;
-	if ((req = req_new(d, NULL, NULL)) == NULL) {
-		sd_bus_message_unref(m);
-		return -ENOMEM;
+	if (r >= 0 && (req = req_new(d, cb, arg)) == NULL)
+		r = -ENOMEM;
+	if (r >= 0) {
+		snprintf(req->what, sizeof(req->what),
+		    "StartTransientUnit %s", unit);
+		r = call_done(req, req_call(req, m), out);
 	}
-	req->msg = m;
-	snprintf(req->what, sizeof(req->what), "StartTransientUnit %s", unit);
-	*out = req;
-	return 0;
+	sd_bus_message_unref(m);
+	return r;
 }
 
 int
-dbusd_start_prepare(struct dbusd *d, const struct unit_spec *spec,
-    struct dbusd_req **out)
+dbusd_start(struct dbusd *d, const struct unit_spec *spec, dbusd_req_cb cb,
+    void *arg, struct dbusd_req **out)
 {
 	sd_bus_message	*m = NULL;
 	int		 r;
 
 	r = props_start_message(d->bus, spec, &m);
-	return start_hold(d, r, m, spec->name, out);
+	return start_send(d, r, m, spec->name, cb, arg, out);
 }
 
 int
-dbusd_pts_prepare(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
-    struct dbusd_req **out)
+dbusd_pts_start(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
+    dbusd_req_cb cb, void *arg, struct dbusd_req **out)
 {
 	struct pts_names	 pn;
 	sd_bus_message		*m = NULL;
@@ -79,34 +81,19 @@ dbusd_pts_prepare(struct dbusd *d, const char *unit, uid_t uid, gid_t gid,
 
 	if ((r = unit_pts_names(unit, &pn)) == 0)
 		r = props_pts_message(d->bus, &pn, uid, gid, &m);
-	return start_hold(d, r, m, pn.unit, out);
-}
-
-int
-dbusd_start_send(struct dbusd_req *req, dbusd_req_cb cb, void *arg)
-{
-	int	 r;
-
-	if (req->msg == NULL)
-		return -EINVAL;
-	r = req_call(req, req->msg);
-	/* sd-bus holds the message until it is written. */
-	req->msg = sd_bus_message_unref(req->msg);
-	req->cb = cb;
-	req->arg = arg;
-	return r;
+	return start_send(d, r, m, pn.unit, cb, arg, out);
 }
 
 /* 0 and the job path, or -errno. */
 int
 dbusd_start_end(struct dbusd_req *req, char *job, size_t joblen)
 {
-	sd_bus_message	*m;
+	sd_bus_message	*m = NULL;	/* not set when its send failed */
 	const char	*p;
 	int		 r;
 
 	if ((r = req_result(req, 0, &m)) < 0) {
-		if (r != -EINVAL && sd_bus_message_is_method_error(m, NULL))
+		if (m != NULL && sd_bus_message_is_method_error(m, NULL))
 			log_warnx("%s: %s", req->what,
 			    sd_bus_message_get_error(m)->message);
 		return r;
@@ -254,7 +241,7 @@ dbusd_unit_state(struct dbusd *d, const char *unit, struct unit_state *out)
 
 	if ((r = dbusd_unit_state_begin(d, unit, NULL, NULL, &req)) < 0)
 		return r;
-	if ((r = req_wait(req)) == 0)
+	if ((r = req_wait(req, NULL)) == 0)
 		r = dbusd_unit_state_end(req, out);
 	dbusd_req_free(req);
 	return r;
@@ -265,12 +252,12 @@ int
 dbusd_unit_wait(struct dbusd *d, enum unit_method um, const char *unit)
 {
 	struct dbusd_req	*req;
+	sd_bus_message		*m;
 	int			 r;
 
 	if ((r = dbusd_unit_call(d, um, unit, 0, NULL, NULL, &req)) < 0)
 		return r;
-	if ((r = req_wait(req)) == 0)
-		r = dbusd_unit_call_end(req);
+	r = req_wait(req, &m);
 	dbusd_req_free(req);
 	return r == -ENOENT ? 0 : r;
 }

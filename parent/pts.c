@@ -187,16 +187,15 @@ pts_begin(struct session *s)
 	}
 	pts_give_up(s);
 	memcpy(s->pts_of, s->u.name, sizeof(s->pts_of));
-	if ((r = unit_pts_names(s->pts_of, &s->pts)) < 0 ||
-	    (r = dbusd_pts_prepare(parent->bus, s->pts_of, parent->user_uid,
-	    parent->tty_gid, &s->pts_req)) < 0) {
+	if ((r = unit_pts_names(s->pts_of, &s->pts)) < 0) {
 		log_warnx("session %u: devpts mount: %s", s->sid,
 		    strerror(-r));
 		return ERR_INTERNAL;
 	}
 	/* From here on a mount unit of that name may exist. */
 	s->pts_made = 1;
-	if ((r = dbusd_start_send(s->pts_req, pts_started, s)) < 0) {
+	if ((r = dbusd_pts_start(parent->bus, s->pts_of, parent->user_uid,
+	    parent->tty_gid, pts_started, s, &s->pts_req)) < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
 		    s->pts.unit, strerror(-r));
 		return ERR_START;

@@ -23,6 +23,8 @@
 #include "parent/parent.h"
 #include "parent/pty.h"
 
+static void	start_done(struct dbusd_req *, void *);
+
 /* The terminal and the StartTransientUnit call, sent after auth. */
 static int
 start_build(struct session *s, const struct start_args *a, int dirfd)
@@ -57,7 +59,7 @@ start_build(struct session *s, const struct start_args *a, int dirfd)
 	spec.dirsock_fd = ds;
 	spec.argc = a->fixed.argc;
 	spec.argv = a->argv;
-	r = dbusd_start_prepare(parent->bus, &spec, &s->start_call);
+	r = dbusd_start(parent->bus, &spec, start_done, s, &s->start_call);
 	/* The message holds its own copies; the unit's ends are not ours. */
 	close(peer);
 	close(ds);
@@ -137,7 +139,7 @@ int
 start_unit(struct session *s)
 {
 	struct start_args	 a;
-	int			 code, r;
+	int			 code;
 
 	if (msg_start_decode(s->start_msg, s->start_len, &a) != 0)
 		fatalx("session %u: the kept start request no longer decodes",
@@ -148,11 +150,6 @@ start_unit(struct session *s)
 	s->start_msg = NULL;
 	close(s->dirfd);
 	s->dirfd = -1;
-	if ((r = dbusd_start_send(s->start_call, start_done, s)) < 0) {
-		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
-		    s->u.name, strerror(-r));
-		return ERR_START;
-	}
 	/* From here on a unit of that name may exist until seen gone. */
 	unit_step(s, U_CALLED);
 	return 0;

@@ -299,11 +299,10 @@ probe_pts(struct probe *p, uid_t uid, gid_t gid, struct pts_names *pn)
 	char			 job[128];
 	int			 i, r;
 
-	if ((r = unit_pts_names(p->name, pn)) < 0 ||
-	    (r = dbusd_pts_prepare(p->d, p->name, uid, gid, &req)) < 0)
+	if ((r = unit_pts_names(p->name, pn)) < 0)
 		fatalx("devpts mount: %s", strerror(-r));
-	if ((r = dbusd_start_send(req, probe_req_done, p)) == 0 &&
-	    (r = probe_wait(p)) == 0)
+	if ((r = dbusd_pts_start(p->d, p->name, uid, gid, probe_req_done, p,
+	    &req)) == 0 && (r = probe_wait(p)) == 0)
 		r = dbusd_start_end(req, job, sizeof(job));
 	dbusd_req_free(req);
 	if (r < 0)
@@ -365,12 +364,10 @@ cmd_start(struct probe *p, int argc, char **argv)
 			fatalx("bad OPTY_PROBE_RUNTIME '%s'", rt);
 		spec.runtime_sec = (uint32_t)rts;
 	}
-	if ((r = dbusd_start_prepare(p->d, &spec, &req)) == 0) {
-		if ((r = dbusd_start_send(req, probe_req_done, p)) == 0 &&
-		    (r = probe_wait(p)) == 0)
-			r = dbusd_start_end(req, p->job, sizeof(p->job));
-		dbusd_req_free(req);
-	}
+	if ((r = dbusd_start(p->d, &spec, probe_req_done, p, &req)) == 0 &&
+	    (r = probe_wait(p)) == 0)
+		r = dbusd_start_end(req, p->job, sizeof(p->job));
+	dbusd_req_free(req);
 	close(sp[1]);
 	close(dir);
 	if (r < 0) {

@@ -37,12 +37,11 @@ mk(enum hint_kind kind, unsigned n)
 static void
 test_flood(void **state)
 {
-	struct hintq	q;
+	struct hintq	q = { .head = 0 };
 	struct hint	h;
 	unsigned	i, n = 0;
 
 	(void)state;
-	hintq_init(&q);
 	for (i = 0; i < 10000; i++) {
 		h = mk(i % 2 ? HINT_JOB_REMOVED : HINT_UNIT_CHANGED, i);
 		hintq_push(&q, &h);
@@ -68,12 +67,11 @@ test_flood(void **state)
 static void
 test_flood_same_unit(void **state)
 {
-	struct hintq	q;
+	struct hintq	q = { .head = 0 };
 	struct hint	h = mk(HINT_UNIT_CHANGED, 7), out;
 	unsigned	i;
 
 	(void)state;
-	hintq_init(&q);
 	assert_int_equal(hintq_push(&q, &h), 1);
 	for (i = 1; i < 10000; i++)
 		assert_int_equal(hintq_push(&q, &h), 0);
@@ -88,11 +86,10 @@ test_flood_same_unit(void **state)
 static void
 test_no_coalesce_jobs(void **state)
 {
-	struct hintq	q;
+	struct hintq	q = { .head = 0 };
 	struct hint	h = mk(HINT_JOB_REMOVED, 3);
 
 	(void)state;
-	hintq_init(&q);
 	assert_int_equal(hintq_push(&q, &h), 1);
 	assert_int_equal(hintq_push(&q, &h), 1);
 	assert_int_equal(q.depth, 2);
@@ -106,12 +103,11 @@ test_no_coalesce_jobs(void **state)
 static void
 test_full_then_coalesce(void **state)
 {
-	struct hintq	q;
+	struct hintq	q = { .head = 0 };
 	struct hint	h;
 	unsigned	i;
 
 	(void)state;
-	hintq_init(&q);
 	for (i = 0; i < HINTQ_BOUND; i++) {
 		h = mk(HINT_UNIT_CHANGED, i);
 		assert_int_equal(hintq_push(&q, &h), 1);

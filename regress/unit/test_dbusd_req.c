@@ -244,7 +244,7 @@ answers(struct dbusd_req *req, uint32_t first)
 	unsigned	 refused = 0;
 	int		 r;
 
-	assert_int_equal(req_wait(req), 0);
+	assert_int_equal(req_wait(req, NULL), 0);
 	for (i = 0; i < NCALL; i++) {
 		if ((r = req_result(req, i, &m)) == -ENOBUFS) {
 			refused++;
