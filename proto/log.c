@@ -14,8 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-daemon.h>
-
 #include "proto/log.h"
 
 static const char	*log_tag = "opencode-pty";
@@ -40,9 +38,10 @@ log_setexit(void (*fn)(void))
  * One line, one write(2): stdio's dprintf() would first probe the
  * descriptor (newfstatat, lseek, ioctl), calls the relay's filter does
  * not allow (docs/SANDBOX.md), and could split a line in two writes.
+ * The "<N>" prefix is the syslog level, which journald parses.
  */
 static void
-log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
+log_vline(int level, int saved_errno, const char *fmt, va_list ap)
 {
 	char	msg[1024], line[1280];
 	int	n;
@@ -51,11 +50,11 @@ log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
 	/* A truncated message is still worth writing. */
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (saved_errno != 0)
-		n = snprintf(line, sizeof(line), "%s%s: %s: %s\n", prio,
+		n = snprintf(line, sizeof(line), "<%d>%s: %s: %s\n", level,
 		    log_tag, msg, strerror(saved_errno));
 	else
-		n = snprintf(line, sizeof(line), "%s%s: %s\n", prio, log_tag,
-		    msg);
+		n = snprintf(line, sizeof(line), "<%d>%s: %s\n", level,
+		    log_tag, msg);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line)) {
@@ -68,35 +67,17 @@ log_vline(const char *prio, int saved_errno, const char *fmt, va_list ap)
 }
 
 void
-log_warn(const char *fmt, ...)
+log_line(int level, int with_errno, const char *fmt, ...)
 {
 	int	 saved_errno = errno;
 	va_list	 ap;
 
+	if (level == LOG_DEBUG && !log_verbose)
+		return;
 	va_start(ap, fmt);
-	log_vline(SD_WARNING, saved_errno, fmt, ap);
+	log_vline(level, with_errno ? saved_errno : 0, fmt, ap);
 	va_end(ap);
 	errno = saved_errno;
-}
-
-void
-log_warnx(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vline(SD_WARNING, 0, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_info(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vline(SD_INFO, 0, fmt, ap);
-	va_end(ap);
 }
 
 void
@@ -121,52 +102,22 @@ log_info_limited(struct log_limit *ll, const char *fmt, ...)
 	}
 	ll->logged++;
 	va_start(ap, fmt);
-	log_vline(SD_INFO, 0, fmt, ap);
+	log_vline(LOG_INFO, 0, fmt, ap);
 	va_end(ap);
 }
 
 void
-log_debug(const char *fmt, ...)
+log_fatal(int with_errno, const char *fmt, ...)
 {
+	int	 saved_errno = errno;
+	void	(*fn)(void) = log_atexit;
 	va_list	 ap;
 
-	if (!log_verbose)
-		return;
 	va_start(ap, fmt);
-	log_vline(SD_DEBUG, 0, fmt, ap);
+	log_vline(LOG_CRIT, with_errno ? saved_errno : 0, fmt, ap);
 	va_end(ap);
-}
-
-static void __attribute__((noreturn))
-fatal_exit(void)
-{
-	void	(*fn)(void) = log_atexit;
-
 	log_atexit = NULL;	/* a fatal() inside the hook must not loop */
 	if (fn != NULL)
 		fn();
 	exit(1);
-}
-
-void
-fatal(const char *fmt, ...)
-{
-	int	 saved_errno = errno;
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vline(SD_CRIT, saved_errno, fmt, ap);
-	va_end(ap);
-	fatal_exit();
-}
-
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vline(SD_CRIT, 0, fmt, ap);
-	va_end(ap);
-	fatal_exit();
 }
