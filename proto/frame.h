@@ -75,6 +75,8 @@ void	frame_hdr_encode(uint8_t [FRAME_HDR_LEN], uint8_t, uint32_t);
 /* Payload codecs; encoders return the length written or FRAME_E_SPACE. */
 int	start_decode(const uint8_t *, size_t, struct start_req *);
 int	start_encode(const struct start_req *, uint8_t *, size_t);
+/* The IMSG_START_REQ payload (imsg.h) of a checked start (startenc.c). */
+int	msg_start_encode(const struct start_req *, uint8_t *, size_t);
 int	exit_encode(const struct exit_info *, uint8_t *, size_t);
 int	error_encode(uint16_t, const char *, uint8_t *, size_t);
 int	resize_decode(const uint8_t *, size_t, struct winsize_req *);

@@ -144,9 +144,7 @@ const char *imsg_strerror(int);
 int	imsg_send(int, uint32_t, uint32_t, int, const void *, size_t);
 int	imsg_recv(int, enum imsg_dir, struct imsg *);
 
-/* The relay's encoder (startenc.c), from a frame it checked (frame.h). */
-struct start_req;
-int	msg_start_encode(const struct start_req *, uint8_t *, size_t);
+/* The root parent's decoder; the relay's encoder is in frame.h. */
 int	msg_start_decode(const uint8_t *, size_t, struct start_args *);
 
 #endif
