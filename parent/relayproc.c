@@ -42,17 +42,6 @@ struct relayproc_args {
 	int	 verbose;
 };
 
-/* Moves fd above the fixed slots so the dup2()s below cannot clobber. */
-static int
-relayproc_fd_high(int fd)
-{
-	int	 nfd;
-
-	if ((nfd = fcntl(fd, F_DUPFD_CLOEXEC, 10)) == -1)
-		_exit(126);
-	return nfd;
-}
-
 /*
  * Child side.  fds 1 and 2 become the relay's own journal stream, so
  * nothing it writes reaches the supervisor's stream; everything above 4
@@ -65,25 +54,26 @@ relayproc_exec(struct relayproc_args *x)
 	char		*argv[] = { "opencode-pty-relay", "-u", x->uid, "-g",
 			    x->gid, NULL, NULL };
 	char		*envp[] = { NULL };
+	int		*fds[] = { &x->chfd, &x->lfd, &x->logfd, &x->exefd };
 	sigset_t	 mask;
-	int		 chfd, lfd, logfd, exefd;
+	size_t		 i;
 
 	if (x->verbose)
 		argv[5] = "-v";
-	chfd = relayproc_fd_high(x->chfd);
-	lfd = relayproc_fd_high(x->lfd);
-	logfd = relayproc_fd_high(x->logfd);
-	exefd = relayproc_fd_high(x->exefd);
-	if (dup2(logfd, STDOUT_FILENO) == -1 ||
-	    dup2(logfd, STDERR_FILENO) == -1 ||
-	    dup2(chfd, RELAY_FD_PARENT) == -1 ||
-	    dup2(lfd, RELAY_FD_LISTEN) == -1)
+	/* Each above the fixed slots, so the dup2()s cannot clobber one. */
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if ((*fds[i] = fcntl(*fds[i], F_DUPFD_CLOEXEC, 10)) == -1)
+			_exit(126);
+	if (dup2(x->logfd, STDOUT_FILENO) == -1 ||
+	    dup2(x->logfd, STDERR_FILENO) == -1 ||
+	    dup2(x->chfd, RELAY_FD_PARENT) == -1 ||
+	    dup2(x->lfd, RELAY_FD_LISTEN) == -1)
 		_exit(126);
 	if (close_range(RELAY_FD_LISTEN + 1, ~0U, CLOSE_RANGE_CLOEXEC) == -1)
 		_exit(126);
 	sigemptyset(&mask);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
-	fexecve(exefd, argv, envp);
+	fexecve(x->exefd, argv, envp);
 	log_warn("exec %s", OPTY_RELAY_PATH);
 	_exit(127);
 }

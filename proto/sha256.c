@@ -111,12 +111,6 @@ sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 
 	ctx->nbytes += len;
 	while (len > 0) {
-		if (ctx->have == 0 && len >= SHA256_BLOCK_LEN) {
-			sha256_block(ctx->h, p);
-			p += SHA256_BLOCK_LEN;
-			len -= SHA256_BLOCK_LEN;
-			continue;
-		}
 		n = SHA256_BLOCK_LEN - ctx->have;
 		if (n > len)
 			n = len;
