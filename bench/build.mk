@@ -9,7 +9,7 @@ BENCH_COMMON_SRCS	:= bench/clock.c proto/log.c
 TOOLS			+= opty-benchc opty-benchunit opty-benchexec \
 			   opty-relaypath
 opty-benchc_SRCS	:= bench/benchc.c $(BENCH_COMMON_SRCS) regress/framepeer.c \
-			   proto/frame.c proto/framerd.c proto/errtext.c proto/ttyrules.c
+			   proto/frame.c proto/framerd.c proto/wire.c
 opty-benchunit_SRCS	:= bench/benchunit.c $(BENCH_COMMON_SRCS) \
 			   bench/benchprops.c dbusd/name.c proto/argcodec.c \
 			   proto/dirsock.c proto/cmsgfd.c parent/pty.c
@@ -17,7 +17,7 @@ opty-benchunit_LIBS	 = $(LIBSYSTEMD)
 opty-benchexec_SRCS	:= bench/benchexec.c $(BENCH_COMMON_SRCS)
 opty-relaypath_SRCS	:= bench/relaypath.c $(BENCH_COMMON_SRCS) \
 			   relay/outbuf.c relay/intake.c proto/frame.c \
-			   proto/framerd.c proto/errtext.c proto/ttyrules.c
+			   proto/framerd.c proto/wire.c
 
 # The previous build (docs/BENCHMARKS.md): the last commit before the
 # terminal moved to the parent, whose launcher ran the command through

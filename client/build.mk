@@ -11,7 +11,7 @@ CLIENT_SRCS		:= client/fdcheck.c client/cli.c client/send.c \
 
 PROGS			+= opencode-pty-client
 opencode-pty-client_SRCS	:= client/main.c $(CLIENT_SRCS) \
-			   proto/frame.c proto/errtext.c proto/ttyrules.c
+			   proto/frame.c proto/wire.c
 opencode-pty-client_LIBS	:= $(LIBSECCOMP)
 opencode-pty-client_LDFLAGS	:= -static-pie
 
@@ -19,7 +19,7 @@ TESTS			+= test_client
 # fdcheck.c is compiled into the test, which drives its static checks.
 test_client_SRCS	:= regress/unit/test_client.c \
 			   $(filter-out client/fdcheck.c,$(CLIENT_SRCS)) \
-			   proto/frame.c proto/errtext.c proto/ttyrules.c
+			   proto/frame.c proto/wire.c
 test_client_LIBS	:= $(LIBSECCOMP)
 
 SCRIPT_TESTS		+= regress/host/client-strace.sh

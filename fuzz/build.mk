@@ -21,12 +21,12 @@ FUZZ_CFLAGS		:= -std=gnu11 -D_GNU_SOURCE= -g -O1 \
 FUZZ_HARNESSES		:= fuzz_framerd fuzz_start fuzz_imsg \
 			   fuzz_argdecode fuzz_marker
 fuzz_framerd_FSRCS	:= fuzz/fuzz_framerd.c regress/framepeer.c \
-			   proto/framerd.c proto/errtext.c proto/ttyrules.c
-fuzz_start_FSRCS	:= fuzz/fuzz_start.c proto/frame.c proto/errtext.c proto/ttyrules.c \
+			   proto/framerd.c proto/wire.c
+fuzz_start_FSRCS	:= fuzz/fuzz_start.c proto/frame.c proto/wire.c \
 			   proto/msgstart.c proto/startenc.c proto/msgtab.c \
 			   proto/cmsgfd.c
 fuzz_imsg_FSRCS		:= fuzz/fuzz_imsg.c proto/imsg.c proto/cmsgfd.c proto/msgtab.c \
-			   proto/msgstart.c proto/startenc.c proto/ttyrules.c
+			   proto/msgstart.c proto/startenc.c proto/wire.c
 fuzz_argdecode_FSRCS	:= fuzz/fuzz_argdecode.c proto/argcodec.c \
 			   proto/argdecode.c
 fuzz_marker_FSRCS	:= fuzz/fuzz_marker.c readiness/marker.c

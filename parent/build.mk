@@ -15,7 +15,7 @@ opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
 				   parent/pty.c parent/pts.c parent/signal.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
-				   $(PROTO_ERR_SRCS) \
+				   $(PROTO_WIRE_SRCS) \
 				   proto/sha256.c proto/landlock.c proto/dirsock.c
 opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)
 

@@ -4,8 +4,8 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-PROTO_ERR_SRCS		:= proto/errtext.c proto/ttyrules.c
-PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c $(PROTO_ERR_SRCS)
+PROTO_WIRE_SRCS		:= proto/wire.c
+PROTO_FRAME_SRCS	:= proto/frame.c proto/framerd.c $(PROTO_WIRE_SRCS)
 PROTO_IMSG_SRCS		:= proto/imsg.c proto/msgtab.c proto/msgstart.c \
 			   proto/cmsgfd.c
 # The relay's side only: the root parent decodes a start, never encodes.

@@ -289,7 +289,7 @@ client_forges() {
 			esac
 			shift ;;
 		-W | -R) is_size "$2" || { forges="$1 $2"; return 0; }; shift ;;
-		-S)	case $2 in	# the fixed set (proto/ttyrules.c)
+		-S)	case $2 in	# the fixed set (proto/wire.c)
 			1 | 2 | 3 | 9 | 10 | 12 | 15 | 18 | 19 | 20 | 28) ;;
 			*) forges="-S $2"; return 0 ;;
 			esac

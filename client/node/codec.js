@@ -51,7 +51,7 @@ const ERRORS = Object.freeze({
 });
 const ERROR_NAMES = new Map(Object.entries(ERRORS).map(([k, v]) => [v, k]));
 
-// The fixed set of the signal frame (proto/ttyrules.c), x86-64/arm64.
+// The fixed set of the signal frame (proto/wire.c), x86-64/arm64.
 const SIGNALS = Object.freeze({
 	SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10,
 	SIGUSR2: 12, SIGTERM: 15, SIGCONT: 18, SIGSTOP: 19, SIGTSTP: 20,

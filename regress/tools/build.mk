@@ -8,10 +8,10 @@ TOOLS			+= opty-nodesim opty-forgedrelay opty-dbusforge \
 			   opty-steal opty-flood
 opty-nodesim_SRCS	:= regress/tools/opty-nodesim.c regress/framepeer.c \
 			   proto/frame.c \
-			   proto/framerd.c proto/errtext.c proto/ttyrules.c
+			   proto/framerd.c proto/wire.c
 opty-forgedrelay_SRCS	:= regress/tools/opty-forgedrelay.c \
 			   proto/imsg.c proto/cmsgfd.c proto/msgtab.c proto/msgstart.c \
-			   proto/frame.c proto/errtext.c proto/ttyrules.c
+			   proto/frame.c proto/wire.c
 opty-dbusforge_SRCS	:= regress/tools/opty-dbusforge.c
 opty-dbusforge_LIBS	:= $(LIBSYSTEMD)
 
@@ -58,7 +58,7 @@ $(FORGED_SUP): $(FORGED_SUP_OBJS)
 opty-steal_SRCS		:= regress/tools/opty-steal.c
 opty-flood_SRCS		:= regress/tools/opty-flood.c regress/framepeer.c \
 			   proto/frame.c \
-			   proto/errtext.c proto/ttyrules.c
+			   proto/wire.c
 
 # The docs' tables against the code (opty-msgtab prints the imsg table).
 SCRIPT_TESTS		+= regress/host/tables.sh

@@ -1,7 +1,10 @@
 /*
- * errtext.c: the default text of each error frame code.  Shared by the
- * relay (which sends error frames) and the root parent (which only logs
- * codes): kept apart from frame.c so the parent links no frame parser.
+ * wire.c: the rules of wire.h that every process applies on its own:
+ * the window size and the signals a client may ask for, and the default
+ * text of each error frame code.  Linked into the relay and client
+ * (frame codecs) and into the root parent, which judges the relay's
+ * requests by the same rules and only logs codes: kept apart from
+ * frame.c so the parent links no frame parser.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -10,6 +13,40 @@
 #include <stdint.h>
 
 #include "proto/wire.h"
+
+int
+winsize_valid(uint32_t rows, uint32_t cols)
+{
+	return rows >= 1 && rows <= WINSIZE_MAX && cols >= 1 &&
+	    cols <= WINSIZE_MAX;
+}
+
+/*
+ * The signals a client may send its command: the job-control and
+ * termination set a terminal user can cause, and nothing that reports
+ * a fault (SEGV, BUS, ...) or is reserved by the C library.  Written
+ * out as numbers so both ends agree whatever headers they build with.
+ */
+int
+signal_allowed(uint32_t sig)
+{
+	switch (sig) {
+	case 1:		/* HUP */
+	case 2:		/* INT */
+	case 3:		/* QUIT */
+	case 9:		/* KILL */
+	case 10:	/* USR1 */
+	case 12:	/* USR2 */
+	case 15:	/* TERM */
+	case 18:	/* CONT */
+	case 19:	/* STOP */
+	case 20:	/* TSTP */
+	case 28:	/* WINCH */
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 const char *
 frame_error_text(uint16_t code)
