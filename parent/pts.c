@@ -56,11 +56,14 @@ pts_arm(struct session *s)
 }
 
 /* Mounted is what the kernel says of the mount point, nothing else. */
-static void
-pts_poll(struct session *s)
+void
+pts_timer(int fd, short ev, void *arg)
 {
+	struct session	*s = arg;
 	struct statfs	 sf;
 
+	(void)fd;
+	(void)ev;
 	if (statfs(s->pts.where, &sf) == 0 &&
 	    sf.f_type == DEVPTS_SUPER_MAGIC) {
 		s->pts_ready = 1;
@@ -74,14 +77,6 @@ pts_poll(struct session *s)
 		return;
 	}
 	pts_arm(s);
-}
-
-void
-pts_timer(int fd, short ev, void *arg)
-{
-	(void)fd;
-	(void)ev;
-	pts_poll(arg);
 }
 
 /* PID 1 took the mount unit (its job runs) or refused it. */
@@ -103,7 +98,7 @@ pts_started(struct dbusd_req *req, void *arg)
 	}
 	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
 	s->pts_wait_usec = PTS_POLL_FIRST_USEC;
-	pts_poll(s);
+	pts_timer(-1, 0, s);
 }
 
 /* The mount point of an instance given up, once it is unmounted. */

@@ -71,7 +71,7 @@ struct unit {
 	struct event		*timer;		/* the next state read */
 	struct unit_state	 seen;		/* the last read */
 	struct unit_state	 result;	/* read once the main exited */
-	uint64_t		 deadline;	/* stop budget, monotonic us */
+	uint64_t		 deadline;	/* once released: stop budget */
 	uint64_t		 resend_at;	/* monotonic, us */
 	int			 late;		/* overdue stop logged */
 };

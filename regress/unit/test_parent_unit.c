@@ -270,7 +270,7 @@ test_restarted_and_late(void **state)
 	unit_timer(-1, 0, s);
 	answer(s);
 	assert_int_equal(s->u.phase, UP_STOPPING);
-	s->u.deadline = 0;		/* past the stop budget */
+	s->u.deadline = 1;		/* past the stop budget */
 	st_exited("failed");
 	unit_timer(-1, 0, s);
 	answer(s);
