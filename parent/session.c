@@ -83,7 +83,6 @@ session_clear(struct session *s)
 	s->pts_timer = keep.pts_timer;
 	s->pts = keep.pts;
 	memcpy(s->pts_of, keep.pts_of, sizeof(s->pts_of));
-	s->pts_made = keep.pts_made;
 	s->pts_ready = keep.pts_ready;
 	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
 }
