@@ -301,7 +301,7 @@ act_client_gone(struct session *s, struct imsg *m, int code)
 		s->relay_end = -1;
 	}
 	/* No unit asked for yet (a re-authentication in flight is dropped). */
-	if (!unit_exists(s)) {
+	if (s->u.phase == UP_NONE) {
 		act_free_slot(s, m, code);
 		return GO_ALT;
 	}

@@ -339,13 +339,6 @@ unit_stop(struct session *s)
 	unit_read(s);
 }
 
-/* A unit of the session's name may exist. */
-int
-unit_exists(const struct session *s)
-{
-	return s->u.phase != UP_NONE;
-}
-
 /* The command's end was read (shutdown.c: the exit a session holds). */
 int
 unit_exited(const struct session *s)

@@ -124,12 +124,6 @@ unit_stop(struct session *s)
 	called("unit_stop");
 }
 
-int
-unit_exists(const struct session *s)
-{
-	return s->u.phase != UP_NONE;
-}
-
 void
 unit_timer(int fd, short ev, void *arg)
 {
