@@ -45,22 +45,13 @@
 #define PTS_POLL_MAX_USEC	50000
 #define PTS_MOUNT_TIMEOUT_USEC	(10ULL * 1000000)
 
-static void
-pts_arm(struct session *s)
-{
-	struct timeval	 tv = { 0, (suseconds_t)s->pts_wait_usec };
-
-	evtimer_add(s->pts_timer, &tv);
-	if (s->pts_wait_usec < PTS_POLL_MAX_USEC)
-		s->pts_wait_usec *= 2;
-}
-
 /* Mounted is what the kernel says of the mount point, nothing else. */
 void
 pts_timer(int fd, short ev, void *arg)
 {
 	struct session	*s = arg;
 	struct statfs	 sf;
+	struct timeval	 tv = { 0, (suseconds_t)s->pts_wait_usec };
 
 	(void)fd;
 	(void)ev;
@@ -76,7 +67,9 @@ pts_timer(int fd, short ev, void *arg)
 		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
-	pts_arm(s);
+	evtimer_add(s->pts_timer, &tv);
+	if (s->pts_wait_usec < PTS_POLL_MAX_USEC)
+		s->pts_wait_usec *= 2;
 }
 
 /* PID 1 took the mount unit (its job runs) or refused it. */

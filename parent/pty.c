@@ -47,14 +47,12 @@ pty_master(const char *ptmx, int oflags, int *peerp)
 {
 	int	 master, unlock = 0;
 
-	*peerp = -1;
 	if ((master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC |
 	    O_NONBLOCK | oflags)) == -1)
 		return -1;
 	if (ioctl(master, TIOCSPTLCK, &unlock) == -1 ||
 	    (*peerp = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY |
 	    O_CLOEXEC)) == -1) {
-		*peerp = -1;
 		close(master);
 		return -1;
 	}
