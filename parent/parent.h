@@ -113,7 +113,6 @@ enum unit_input {
 /* unit.c: posts PEV_JOB_DONE, PEV_EXITED, PEV_GONE, PEV_START_FAILED. */
 void	unit_step(struct session *, enum unit_input);
 void	unit_stop(struct session *);
-int	unit_exists(const struct session *);
 int	unit_exited(const struct session *);
 void	unit_timer(int, short, void *);
 int	unit_hint(const struct hint *);

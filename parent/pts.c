@@ -45,22 +45,16 @@
 #define PTS_POLL_MAX_USEC	50000
 #define PTS_MOUNT_TIMEOUT_USEC	(10ULL * 1000000)
 
-static void
-pts_arm(struct session *s)
+/* Mounted is what the kernel says of the mount point, nothing else. */
+void
+pts_timer(int fd, short ev, void *arg)
 {
+	struct session	*s = arg;
+	struct statfs	 sf;
 	struct timeval	 tv = { 0, (suseconds_t)s->pts_wait_usec };
 
-	evtimer_add(s->pts_timer, &tv);
-	if (s->pts_wait_usec < PTS_POLL_MAX_USEC)
-		s->pts_wait_usec *= 2;
-}
-
-/* Mounted is what the kernel says of the mount point, nothing else. */
-static void
-pts_poll(struct session *s)
-{
-	struct statfs	 sf;
-
+	(void)fd;
+	(void)ev;
 	if (statfs(s->pts.where, &sf) == 0 &&
 	    sf.f_type == DEVPTS_SUPER_MAGIC) {
 		s->pts_ready = 1;
@@ -73,15 +67,9 @@ pts_poll(struct session *s)
 		parent_session_post(s, PEV_START_FAILED, 0);
 		return;
 	}
-	pts_arm(s);
-}
-
-void
-pts_timer(int fd, short ev, void *arg)
-{
-	(void)fd;
-	(void)ev;
-	pts_poll(arg);
+	evtimer_add(s->pts_timer, &tv);
+	if (s->pts_wait_usec < PTS_POLL_MAX_USEC)
+		s->pts_wait_usec *= 2;
 }
 
 /* PID 1 took the mount unit (its job runs) or refused it. */
@@ -103,7 +91,7 @@ pts_started(struct dbusd_req *req, void *arg)
 	}
 	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
 	s->pts_wait_usec = PTS_POLL_FIRST_USEC;
-	pts_poll(s);
+	pts_timer(-1, 0, s);
 }
 
 /* The mount point of an instance given up, once it is unmounted. */
@@ -129,7 +117,7 @@ pts_reusable(struct session *s)
 	DIR		*d;
 	int		 held = 0;
 
-	if (!s->pts_made || !s->pts_ready)
+	if (!s->pts_ready)
 		return 0;
 	if (statfs(s->pts.where, &sf) == -1 ||
 	    sf.f_type != DEVPTS_SUPER_MAGIC ||
@@ -157,21 +145,22 @@ pts_give_up(struct session *s)
 {
 	int	 r;
 
-	if (!s->pts_made)
+	if (s->pts_of[0] == '\0')
 		return;
-	s->pts_made = 0;
 	s->pts_ready = 0;
 	if ((r = dbusd_unit_call(parent->bus, UM_PTS_STOP, s->pts_of, 0,
 	    NULL, NULL, NULL)) < 0)
 		log_warnx("session %u: StopUnit %s: %s", s->sid, s->pts.unit,
 		    strerror(-r));
 	memcpy(s->pts_old, s->pts.where, sizeof(s->pts_old));
+	s->pts_of[0] = '\0';
 }
 
 /*
- * s->u.name is named: the slot's instance is reused or a new one asked
- * for.  Either way PEV_PTS_READY comes from the poll, in the event
- * loop.  0, or an ERR_ code.
+ * s->u.name is named: the slot's instance is reused, just seen mounted,
+ * or a new one asked for, whose PEV_PTS_READY comes from the poll.
+ * Either way the table meets it once this transition is over.  0, or
+ * an ERR_ code.
  */
 int
 pts_begin(struct session *s)
@@ -179,21 +168,18 @@ pts_begin(struct session *s)
 	int	 r;
 
 	pts_tidy(s);
-	s->pts_deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
-	s->pts_wait_usec = PTS_POLL_FIRST_USEC;
 	if (pts_reusable(s)) {
-		pts_arm(s);
+		parent_session_post(s, PEV_PTS_READY, 0);
 		return 0;
 	}
 	pts_give_up(s);
-	memcpy(s->pts_of, s->u.name, sizeof(s->pts_of));
-	if ((r = unit_pts_names(s->pts_of, &s->pts)) < 0) {
+	if ((r = unit_pts_names(s->u.name, &s->pts)) < 0) {
 		log_warnx("session %u: devpts mount: %s", s->sid,
 		    strerror(-r));
 		return ERR_INTERNAL;
 	}
 	/* From here on a mount unit of that name may exist. */
-	s->pts_made = 1;
+	memcpy(s->pts_of, s->u.name, sizeof(s->pts_of));
 	if ((r = dbusd_pts_start(parent->bus, s->pts_of, parent->user_uid,
 	    parent->tty_gid, pts_started, s, &s->pts_req)) < 0) {
 		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
@@ -236,7 +222,7 @@ pts_stop_all(void)
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		pts_tidy(s);
-		if (s->pts_made &&
+		if (s->pts_of[0] != '\0' &&
 		    (r = dbusd_unit_wait(parent->bus, UM_PTS_STOP,
 		    s->pts_of)) < 0)
 			log_warnx("StopUnit %s: %s", s->pts.unit, strerror(-r));
@@ -244,7 +230,7 @@ pts_stop_all(void)
 	deadline = now_usec() + PTS_MOUNT_TIMEOUT_USEC;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		if (!s->pts_made)
+		if (s->pts_of[0] == '\0')
 			continue;
 		while (statfs(s->pts.where, &sf) == 0 &&
 		    sf.f_type == DEVPTS_SUPER_MAGIC && now_usec() < deadline)

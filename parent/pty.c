@@ -47,34 +47,16 @@ pty_master(const char *ptmx, int oflags, int *peerp)
 {
 	int	 master, unlock = 0;
 
-	*peerp = -1;
 	if ((master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC |
 	    O_NONBLOCK | oflags)) == -1)
 		return -1;
 	if (ioctl(master, TIOCSPTLCK, &unlock) == -1 ||
 	    (*peerp = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY |
 	    O_CLOEXEC)) == -1) {
-		*peerp = -1;
 		close(master);
 		return -1;
 	}
 	return master;
-}
-
-/*
- * The kernel's defaults for a new terminal, plus what systemd gives a
- * service's terminal and node-pty gives its own: IUTF8, so that line
- * editing erases a whole UTF-8 character, and IMAXBEL.
- */
-static int
-pty_termios(int peer)
-{
-	struct termios	t;
-
-	if (tcgetattr(peer, &t) == -1)
-		return -1;
-	t.c_iflag |= IUTF8 | IMAXBEL;
-	return tcsetattr(peer, TCSANOW, &t);
 }
 
 /*
@@ -105,6 +87,7 @@ int
 pty_open(const struct pty_spec *ps, int *peerp, const char **whatp)
 {
 	struct winsize	 ws;
+	struct termios	 t;
 	char		 ptmx[PATH_MAX];
 	int		 master, peer, saved;
 
@@ -123,8 +106,16 @@ pty_open(const struct pty_spec *ps, int *peerp, const char **whatp)
 	*whatp = "TIOCSWINSZ";
 	if (ioctl(master, TIOCSWINSZ, &ws) == -1)
 		goto fail;
+	/*
+	 * The kernel's defaults for a new terminal, plus what systemd gives
+	 * a service's terminal and node-pty gives its own: IUTF8, so that
+	 * line editing erases a whole UTF-8 character, and IMAXBEL.
+	 */
 	*whatp = "termios";
-	if (pty_termios(peer) == -1)
+	if (tcgetattr(peer, &t) == -1)
+		goto fail;
+	t.c_iflag |= IUTF8 | IMAXBEL;
+	if (tcsetattr(peer, TCSANOW, &t) == -1)
 		goto fail;
 	*whatp = "the peer's instance, owner or mode read back";
 	if (pty_peer_ok(ps, master, peer) == -1)

@@ -83,7 +83,6 @@ session_clear(struct session *s)
 	s->pts_timer = keep.pts_timer;
 	s->pts = keep.pts;
 	memcpy(s->pts_of, keep.pts_of, sizeof(s->pts_of));
-	s->pts_made = keep.pts_made;
 	s->pts_ready = keep.pts_ready;
 	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
 }
@@ -302,7 +301,7 @@ act_client_gone(struct session *s, struct imsg *m, int code)
 		s->relay_end = -1;
 	}
 	/* No unit asked for yet (a re-authentication in flight is dropped). */
-	if (!unit_exists(s)) {
+	if (s->u.phase == UP_NONE) {
 		act_free_slot(s, m, code);
 		return GO_ALT;
 	}
@@ -409,18 +408,6 @@ parent_session_init(void)
 	}
 }
 
-/* A relay request: -1 if no row allows it in the session's state. */
-static int
-session_request(struct session *s, enum parent_session_ev ev,
-    struct imsg *m)
-{
-	int	 r;
-
-	r = session_step(s, ev, m, 0);
-	parent_session_drain();
-	return r;
-}
-
 /* The relay may send these and nothing else; the table takes them. */
 static const enum parent_session_ev relay_events[IMSG_TYPE_MAX] = {
 	[IMSG_AUTH_REQ] = PEV_AUTH_REQ,
@@ -466,7 +453,7 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 		if (m->hdr.type == IMSG_SHUTDOWN_DONE)
 			parent_shutdown_done();
 		else if (relay_events[m->hdr.type] == PEV_NONE ||
-		    session_request(s, relay_events[m->hdr.type], m) == -1) {
+		    session_step(s, relay_events[m->hdr.type], m, 0) == -1) {
 			if (m->fd != -1)
 				close(m->fd);
 			fatalx("relay violated the message table: not allowed "
@@ -474,6 +461,7 @@ parent_dispatch_relay(int fd, short ev, void *arg)
 			    imsg_type_name(m->hdr.type), m->hdr.sid,
 			    state_names[s->state]);
 		}
+		parent_session_drain();
 		if (m->fd != -1) {
 			close(m->fd);
 			m->fd = -1;

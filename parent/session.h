@@ -71,7 +71,7 @@ struct unit {
 	struct event		*timer;		/* the next state read */
 	struct unit_state	 seen;		/* the last read */
 	struct unit_state	 result;	/* read once the main exited */
-	uint64_t		 deadline;	/* stop budget, monotonic us */
+	uint64_t		 deadline;	/* once released: stop budget */
 	uint64_t		 resend_at;	/* monotonic, us */
 	int			 late;		/* overdue stop logged */
 };
@@ -103,13 +103,12 @@ struct session {
 	/*
 	 * pts.c: the slot's devpts instance, which outlives its session
 	 * (session_clear keeps it) to serve the next one: named from the
-	 * unit that made it (pts_of), its mount unit's start in flight,
-	 * and its wait.
+	 * unit that made it (pts_of, "" while no mount unit may exist),
+	 * its mount unit's start in flight, and its wait.
 	 */
 	struct pts_names	 pts;
 	char			 pts_of[64];
 	struct dbusd_req	*pts_req;
-	int			 pts_made;	/* a mount unit may exist */
 	int			 pts_ready;	/* seen mounted by statfs */
 	struct event		*pts_timer;
 	uint64_t		 pts_deadline;	/* CLOCK_MONOTONIC usec */

@@ -45,7 +45,7 @@ stop_all(void)
 	deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC + 2000000;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		while (unit_exists(s)) {
+		while (s->u.phase != UP_NONE) {
 			memset(&st, 0, sizeof(st));
 			if (dbusd_unit_state(parent->bus, s->u.name,
 			    &st) == 0 && !st.loaded)

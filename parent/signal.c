@@ -53,7 +53,6 @@ signal_next(struct session *s)
 	    signal_done, s, &s->kill_req)) < 0) {
 		log_warnx("session %u: KillUnit %s %d: %s", s->sid, s->u.name,
 		    sig, strerror(-r));
-		s->kill_req = NULL;
 		s->sigq_n = 0;
 		return;
 	}

@@ -68,13 +68,15 @@ unit_call(struct session *s, enum unit_method um)
  * The unit was started with AddRef=yes: PID 1 keeps it, inactive or
  * failed, with its end readable, until this reference is dropped; then
  * CollectMode=inactive-or-failed removes it as soon as no process of it
- * is left.  Dropped once, when the session no longer needs the unit's
- * end: read already, or not wanted (a stop); from then on its end is
- * only waited for within the stop budget.
+ * is left.  Dropped once (the stop budget set says it was), when the
+ * session no longer needs the unit's end: read already, or not wanted
+ * (a stop); from then on its end is only waited for within the budget.
  */
 static void
 unit_release(struct session *s)
 {
+	if (s->u.deadline != 0)
+		return;
 	s->u.deadline = now_usec() + OPTY_STOP_TIMEOUT_USEC;
 	s->u.resend_at = now_usec() + RESEND_USEC;
 	unit_call(s, UM_UNREF);
@@ -83,20 +85,14 @@ unit_release(struct session *s)
 /*
  * StopUnit kills what is left (TERM, then KILL per the unit's own
  * properties); PID 1 takes our calls in order, so a stop sent while the
- * start call is in flight comes after it.
+ * start call is in flight comes after it.  After the command's end the
+ * unit is released already.
  */
 static void
 act_stop(struct session *s)
 {
 	unit_call(s, UM_STOP);
 	unit_release(s);
-}
-
-/* After its command's end, already released: the stop kills the rest. */
-static void
-act_stop_exited(struct session *s)
-{
-	unit_call(s, UM_STOP);
 }
 
 /* One state read in flight, none before PID 1 answered the start call. */
@@ -121,14 +117,6 @@ unit_read(struct session *s)
 	}
 }
 
-/* Released: the unit's end is waited for (EXITED, OVER, STOPPING). */
-static int
-unit_released(const struct session *s)
-{
-	return s->u.phase == UP_EXITED || s->u.phase == UP_OVER ||
-	    s->u.phase == UP_STOPPING;
-}
-
 /*
  * The next look: a read asked meanwhile, or the timer the phase wants;
  * while the start job runs (JOB) its end is told by JobRemoved.
@@ -143,26 +131,22 @@ act_follow(struct session *s)
 	else if (s->u.phase == UP_JOB)
 		unit_arm(s, POLL_START_USEC);
 	else
-		unit_arm(s, unit_released(s) || s->u.seen.job_id != 0 ?
+		unit_arm(s, s->u.deadline != 0 || s->u.seen.job_id != 0 ?
 		    POLL_FAST_USEC : POLL_SLOW_USEC);
 }
 
-/* The first end seen is kept: for the exit frame and the journal. */
-static void
-act_exit_kept(struct session *s)
-{
-	if (unit_exited(s))
-		return;
-	s->u.result = s->u.seen;
-	if (!s->u.seen.loaded)
-		strcpy(s->u.result.result, "gone");
-}
-
-/* RemainAfterExit=no: a unit whose main exited stops by itself. */
+/*
+ * RemainAfterExit=no: a unit whose main exited stops by itself.  The
+ * first end seen is kept: for the exit frame and the journal.
+ */
 static void
 act_exited(struct session *s)
 {
-	act_exit_kept(s);
+	if (!unit_exited(s)) {
+		s->u.result = s->u.seen;
+		if (!s->u.seen.loaded)
+			strcpy(s->u.result.result, "gone");
+	}
 	unit_release(s);
 }
 
@@ -208,14 +192,14 @@ static const struct unit_row unit_table[] = {
 	ROW(RUNNING,	STOP,	    NONE,	  act_stop,	   STOPPING),
 	ROW(EXITED,	JOB_DONE,   JOB_DONE,	  NULL,		   EXITED),
 	ROW(EXITED,	QUIET,	    EXITED,	  NULL,		   OVER),
-	ROW(EXITED,	STOP,	    NONE,	  act_stop_exited, STOPPING),
+	ROW(EXITED,	STOP,	    NONE,	  act_stop,	   STOPPING),
 	ROW(EXITED,	ENDED,	    GONE,	  act_gone,	   NONE),
 	ROW(OVER,	JOB_DONE,   JOB_DONE,	  NULL,		   OVER),
 	ROW(OVER,	QUIET,	    EXITED,	  NULL,		   OVER),
 	/* Over, then running again: someone started it anew. */
-	ROW(OVER,	BUSY,	    NONE,	  act_stop_exited, STOPPING),
+	ROW(OVER,	BUSY,	    NONE,	  act_stop,	   STOPPING),
 	ROW(OVER,	ENDED,	    GONE,	  act_gone,	   NONE),
-	ROW(STOPPING,	MAIN_EXITED, NONE,	  act_exit_kept,   STOPPING),
+	ROW(STOPPING,	MAIN_EXITED, NONE,	  act_exited,	   STOPPING),
 	ROW(STOPPING,	ENDED,	    GONE,	  act_gone,	   NONE),
 };
 
@@ -323,7 +307,7 @@ unit_seen(struct session *s, const struct unit_state *st)
 		unit_step(s, U_MAIN_EXITED);
 	if (unit_quiet(st))
 		unit_step(s, U_QUIET);
-	if (unit_released(s) && unit_ended(s, st))
+	if (s->u.deadline != 0 && unit_ended(s, st))
 		unit_step(s, U_ENDED);
 	act_follow(s);
 }
@@ -353,13 +337,6 @@ unit_stop(struct session *s)
 {
 	unit_step(s, U_STOP);
 	unit_read(s);
-}
-
-/* A unit of the session's name may exist. */
-int
-unit_exists(const struct session *s)
-{
-	return s->u.phase != UP_NONE;
 }
 
 /* The command's end was read (shutdown.c: the exit a session holds). */

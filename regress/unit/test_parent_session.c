@@ -124,12 +124,6 @@ unit_stop(struct session *s)
 	called("unit_stop");
 }
 
-int
-unit_exists(const struct session *s)
-{
-	return s->u.phase != UP_NONE;
-}
-
 void
 unit_timer(int fd, short ev, void *arg)
 {
@@ -261,6 +255,7 @@ relay_sends(struct session *s, enum parent_session_ev ev, uint32_t type,
     int fd, const void *data, uint32_t len)
 {
 	static struct imsg	 m;
+	int			 r;
 
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = type;
@@ -269,7 +264,10 @@ relay_sends(struct session *s, enum parent_session_ev ev, uint32_t type,
 	m.fd = fd;
 	if (len > 0)
 		memcpy(m.data, data, len);
-	return session_request(s, ev, &m);
+	/* As parent_dispatch_relay() does. */
+	r = session_step(s, ev, &m, 0);
+	parent_session_drain();
+	return r;
 }
 
 static int
