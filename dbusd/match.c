@@ -40,63 +40,54 @@ copy_field(char *dst, size_t len, const char *src)
 	return 0;
 }
 
+/*
+ * Queues the hint of a session unit's signal, or HINT_SELF_JOB's of our
+ * own unit; job and result only where the signal has them.  A field too
+ * long for the hint drops the signal.
+ */
 static void
-queue_unit_changed(struct dbusd *d, const char *unit)
+queue_hint(struct dbusd *d, enum hint_kind kind, const char *unit,
+    const char *job, const char *result)
 {
-	struct hint	h = { .kind = HINT_UNIT_CHANGED };
+	struct hint	h = { .kind = kind };
 
-	if (!unit_name_valid(unit) ||
-	    copy_field(h.unit, sizeof(h.unit), unit) < 0)
+	if (kind == HINT_SELF_JOB ? strcmp(unit, OPTY_SUPERVISOR_UNIT) != 0 :
+	    !unit_name_valid(unit))
+		return;
+	if (copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
+	    (job != NULL && copy_field(h.job, sizeof(h.job), job) < 0) ||
+	    (result != NULL &&
+	    copy_field(h.result, sizeof(h.result), result) < 0))
 		return;
 	if (hintq_push(&d->q, &h) < 0)
-		log_debug("hint queue full, dropped change of %s", unit);
-}
-
-static int
-on_job_removed(sd_bus_message *m, void *arg, sd_bus_error *e)
-{
-	struct dbusd	*d = arg;
-	struct hint	 h = { .kind = HINT_JOB_REMOVED };
-	const char	*job, *unit, *result;
-	uint32_t	 id;
-
-	(void)e;
-	if (!from_systemd(d, m) ||
-	    sd_bus_message_read(m, "uoss", &id, &job, &unit, &result) < 0)
-		return 0;
-	if (!unit_name_valid(unit) ||
-	    copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
-	    copy_field(h.job, sizeof(h.job), job) < 0 ||
-	    copy_field(h.result, sizeof(h.result), result) < 0)
-		return 0;
-	if (hintq_push(&d->q, &h) < 0)
-		log_debug("hint queue full, dropped job %s", job);
-	return 0;
+		log_debug("hint queue full, dropped %s %s",
+		    job != NULL ? "job" : "change of",
+		    job != NULL ? job : unit);
 }
 
 /*
- * A job for the supervisor's own unit: a stop (or restart) is queued in
- * the same transaction as the stops of the session units bound to it,
- * which PID 1 runs first.  Told as early as PID 1 tells, so the parent
- * can have every client told before their commands are gone.
+ * JobRemoved ("uoss") of a session unit's job, or JobNew ("uos") of one
+ * for the supervisor's own unit: a stop (or restart) of ours is queued
+ * in the same transaction as the stops of the session units bound to
+ * it, which PID 1 runs first.  Told as early as PID 1 tells, so the
+ * parent can have every client told before their commands are gone.
  */
 static int
-on_job_new(sd_bus_message *m, void *arg, sd_bus_error *e)
+on_job(sd_bus_message *m, void *arg, sd_bus_error *e)
 {
 	struct dbusd	*d = arg;
-	struct hint	 h = { .kind = HINT_SELF_JOB };
-	const char	*job, *unit;
+	const char	*job, *unit, *result = NULL;
 	uint32_t	 id;
+	int		 removed;
 
 	(void)e;
+	removed = strcmp(sd_bus_message_get_member(m), "JobRemoved") == 0;
 	if (!from_systemd(d, m) ||
 	    sd_bus_message_read(m, "uos", &id, &job, &unit) < 0 ||
-	    strcmp(unit, OPTY_SUPERVISOR_UNIT) != 0 ||
-	    copy_field(h.unit, sizeof(h.unit), unit) < 0 ||
-	    copy_field(h.job, sizeof(h.job), job) < 0)
+	    (removed && sd_bus_message_read_basic(m, 's', &result) <= 0))
 		return 0;
-	if (hintq_push(&d->q, &h) < 0)
-		log_debug("hint queue full, dropped job %s", job);
+	queue_hint(d, removed ? HINT_JOB_REMOVED : HINT_SELF_JOB, unit, job,
+	    result);
 	return 0;
 }
 
@@ -109,7 +100,7 @@ on_unit_removed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	(void)e;
 	if (from_systemd(d, m) &&
 	    sd_bus_message_read(m, "so", &unit, &path) >= 0)
-		queue_unit_changed(d, unit);
+		queue_hint(d, HINT_UNIT_CHANGED, unit, NULL, NULL);
 	return 0;
 }
 
@@ -127,7 +118,7 @@ on_props_changed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	    !from_systemd(d, m))
 		return 0;
 	if (sd_bus_path_decode(path, SD_UNIT_PATH, &unit) > 0)
-		queue_unit_changed(d, unit);
+		queue_hint(d, HINT_UNIT_CHANGED, unit, NULL, NULL);
 	free(unit);
 	return 0;
 }
@@ -188,9 +179,9 @@ match_add_all(struct dbusd *d)
 	    "member='NameOwnerChanged',arg0='" SD_DEST "'",
 	    on_owner_changed, d)) < 0 ||
 	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
-	    SD_MANAGER, "JobRemoved", on_job_removed, d)) < 0 ||
+	    SD_MANAGER, "JobRemoved", on_job, d)) < 0 ||
 	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
-	    SD_MANAGER, "JobNew", on_job_new, d)) < 0 ||
+	    SD_MANAGER, "JobNew", on_job, d)) < 0 ||
 	    (r = sd_bus_match_signal(d->bus, NULL, SD_DEST, SD_PATH,
 	    SD_MANAGER, "UnitRemoved", on_unit_removed, d)) < 0 ||
 	    (r = sd_bus_add_match(d->bus, NULL,
