@@ -8,7 +8,7 @@
 
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
 			   dbusd/call.c dbusd/ident.c \
-			   dbusd/props.c dbusd/unit.c dbusd/sweep.c \
+			   dbusd/props.c dbusd/unit.c \
 			   dbusd/name.c dbusd/req.c dbusd/pid1.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
 
