@@ -36,13 +36,11 @@ bus_rearm(struct dbusd *d)
 
 	if ((ev = sd_bus_get_events(d->bus)) < 0)
 		fatalx("sd_bus_get_events: %s", strerror(-ev));
-	if ((ev & POLLOUT) && !d->want_write) {
+	/* Each a no-op when already so: libevent keeps that state. */
+	if (ev & POLLOUT)
 		event_add(d->ev_write, NULL);
-		d->want_write = 1;
-	} else if (!(ev & POLLOUT) && d->want_write) {
+	else
 		event_del(d->ev_write);
-		d->want_write = 0;
-	}
 	if (sd_bus_get_timeout(d->bus, &when) <= 0 || when == UINT64_MAX) {
 		event_del(d->ev_timer);
 		return;

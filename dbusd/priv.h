@@ -98,7 +98,6 @@ struct dbusd {
 	struct event		*ev_write;
 	struct event		*ev_timer;	/* sd_bus_get_timeout() */
 	struct event		*ev_kick;	/* run sd_bus_process() soon */
-	int			 want_write;
 	dbusd_hint_cb		 cb;
 	dbusd_settle_cb		 settle;
 	void			*cb_arg;
