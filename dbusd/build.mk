@@ -6,7 +6,7 @@
 # SPDX-License-Identifier: ISC
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
-DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c dbusd/hintq.c \
+DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c \
 			   dbusd/call.c dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c \
 			   dbusd/name.c dbusd/req.c dbusd/pid1.c
@@ -17,8 +17,11 @@ TESTS			+= test_dbusd_names test_dbusd_hintq \
 			   test_dbusd_req
 test_dbusd_names_SRCS	:= regress/unit/test_dbusd_names.c dbusd/name.c
 test_dbusd_names_LIBS	:=
-test_dbusd_hintq_SRCS	:= regress/unit/test_dbusd_hintq.c dbusd/hintq.c
-test_dbusd_hintq_LIBS	:=
+# match.c is compiled into the hint queue's test: the queue is static.
+test_dbusd_hintq_SRCS	:= regress/unit/test_dbusd_hintq.c \
+			   $(filter-out dbusd/match.c,$(DBUSD_SRCS)) \
+			   proto/argcodec.c proto/log.c
+test_dbusd_hintq_LIBS	 = $(DBUSD_LIBS)
 test_dbusd_props_SRCS	:= regress/unit/test_dbusd_props.c dbusd/props.c \
 			   dbusd/name.c proto/argcodec.c
 test_dbusd_props_LIBS	 = $(LIBSYSTEMD)

@@ -55,18 +55,6 @@ bus_rearm(struct dbusd *d)
 }
 
 static void
-hints_deliver(struct dbusd *d)
-{
-	struct hint	h;
-
-	while (hintq_pop(&d->q, &h)) {
-		d->cb(&h, d->cb_arg);
-		if (d->settle != NULL)
-			d->settle(d->cb_arg);
-	}
-}
-
-static void
 bus_run(struct dbusd *d)
 {
 	int	i, r = 0;
@@ -80,7 +68,7 @@ bus_run(struct dbusd *d)
 		fatalx("system bus lost: %s", strerror(-r));
 	req_deliver(d);
 	if (d->cb != NULL)
-		hints_deliver(d);
+		match_deliver(d);
 	if (r > 0)
 		req_kick(d);	/* more queued: come back after others ran */
 	bus_rearm(d);

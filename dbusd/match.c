@@ -4,6 +4,11 @@
  * one is checked to come from PID 1's current unique name, reduced to a
  * session unit name and queued; the parent then asks PID 1 itself.
  * The handlers make no bus call: they run inside sd_bus_process().
+ * The queue is bounded: losing a hint under a flood is safe, as the
+ * parent re-asks systemd before acting, while unbounded growth is not,
+ * so a full queue drops and counts.  Duplicate "unit changed" hints
+ * carry no more information than one, so they are merged.  bus.c has
+ * the queued hints delivered (match_deliver()) after sd_bus_process().
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -29,6 +34,60 @@ from_systemd(struct dbusd *d, sd_bus_message *m)
 	log_debug("ignoring %s.%s from %s", sd_bus_message_get_interface(m),
 	    sd_bus_message_get_member(m), sender != NULL ? sender : "?");
 	return 0;
+}
+
+static int
+hintq_has_change(const struct hintq *q, const char *unit)
+{
+	const struct hint	*h;
+	unsigned		 i;
+
+	for (i = 0; i < q->depth; i++) {
+		h = &q->ring[(q->head + i) % HINTQ_BOUND];
+		if (h->kind == HINT_UNIT_CHANGED && strcmp(h->unit, unit) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 queued, 0 coalesced into one already queued, -1 dropped (full). */
+static int
+hintq_push(struct hintq *q, const struct hint *h)
+{
+	if (h->kind == HINT_UNIT_CHANGED && hintq_has_change(q, h->unit))
+		return 0;
+	if (q->depth >= HINTQ_BOUND) {
+		q->dropped++;
+		return -1;
+	}
+	q->ring[(q->head + q->depth) % HINTQ_BOUND] = *h;
+	q->depth++;
+	return 1;
+}
+
+/* 1 and the oldest hint in *out, or 0 when empty. */
+static int
+hintq_pop(struct hintq *q, struct hint *out)
+{
+	if (q->depth == 0)
+		return 0;
+	*out = q->ring[q->head];
+	q->head = (q->head + 1) % HINTQ_BOUND;
+	q->depth--;
+	return 1;
+}
+
+/* The queued hints to the parent, oldest first (from bus_run()). */
+void
+match_deliver(struct dbusd *d)
+{
+	struct hint	h;
+
+	while (hintq_pop(&d->q, &h)) {
+		d->cb(&h, d->cb_arg);
+		if (d->settle != NULL)
+			d->settle(d->cb_arg);
+	}
 }
 
 static int

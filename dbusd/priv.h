@@ -18,7 +18,7 @@
 
 #include "dbusd/dbusd.h"
 
-/* hintq.c: the bounded queue of signal hints, empty when all zero. */
+/* match.c: the bounded queue of signal hints, empty when all zero. */
 #define HINTQ_BOUND	32
 
 struct hintq {
@@ -27,11 +27,6 @@ struct hintq {
 	unsigned	depth;
 	uint64_t	dropped;	/* arrived while full */
 };
-
-/* 1 queued, 0 coalesced into one already queued, -1 dropped (full). */
-int	hintq_push(struct hintq *, const struct hint *);
-/* 1 and the oldest hint in *out, or 0 when empty. */
-int	hintq_pop(struct hintq *, struct hint *);
 
 #define SD_DEST		"org.freedesktop.systemd1"
 #define SD_PATH		"/org/freedesktop/systemd1"
@@ -174,5 +169,6 @@ int	pid1_probe(struct dbusd *);
 /* match.c */
 int	match_add_all(struct dbusd *);
 int	match_owner_lookup(struct dbusd *);
+void	match_deliver(struct dbusd *);
 
 #endif
