@@ -7,7 +7,7 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c \
-			   dbusd/call.c dbusd/ident.c \
+			   dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c \
 			   dbusd/name.c dbusd/req.c dbusd/pid1.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)

@@ -145,16 +145,7 @@ int	props_decode(const struct prop_want *, size_t,
 	    const struct prop_value *, size_t, void *);
 int	prop_read_variant(sd_bus_message *, struct prop_value *);
 
-/* call.c */
-int	call_add(struct dbusd_req *, const char *, const char *, const char *,
-	    const char *, ...);
-int	call_done(struct dbusd_req *, int, struct dbusd_req **);
-int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
-	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
-int	call_get_values(struct dbusd_req *, const struct prop_want *,
-	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
-
-/* req.c: the request layer, below call.c and bus.c */
+/* req.c: the request layer, below bus.c; and the calls built on it */
 void	req_init(struct dbusd *);
 void	req_kick(struct dbusd *);
 struct dbusd_req *req_new(struct dbusd *, dbusd_req_cb, void *);
@@ -162,6 +153,13 @@ int	req_call(struct dbusd_req *, sd_bus_message *);
 int	req_result(const struct dbusd_req *, size_t, sd_bus_message **);
 void	req_deliver(struct dbusd *);
 int	req_wait(struct dbusd_req *, sd_bus_message **);
+int	call_add(struct dbusd_req *, const char *, const char *, const char *,
+	    const char *, ...);
+int	call_done(struct dbusd_req *, int, struct dbusd_req **);
+int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
+	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
+int	call_get_values(struct dbusd_req *, const struct prop_want *,
+	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 
 /* pid1.c */
 int	pid1_probe(struct dbusd *);
