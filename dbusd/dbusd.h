@@ -80,10 +80,10 @@ enum unit_method {
 
 /*
  * A request to PID 1 that does not block the event loop: a _begin (or
- * dbusd_start, dbusd_unit_call) call sends it; once complete, its callback gets it from the
- * bus's event handler, never from inside the call that sent it; the
- * matching _end reads the answer.  dbusd_req_free() at any time, which
- * cancels what is still pending.
+ * dbusd_start, dbusd_unit_call) call sends it; once complete, its
+ * callback gets it from the bus's event handler, never from inside the
+ * call that sent it; the matching _end reads the answer.
+ * dbusd_req_free() at any time, which cancels what is still pending.
  */
 struct dbusd_req;
 typedef void (*dbusd_req_cb)(struct dbusd_req *, void *arg);

@@ -52,8 +52,8 @@ struct event;
  * for max_replies_per_connection replies: 128 in Debian's system.conf.
  * The rest is for the calls made outside requests (the AddMatch calls
  * at open) and for calls of freed requests: the bus counts those until
- * PID 1 answers them, the budget from the moment they are cancelled.  A bus set up lower
- * teaches the budget its own limit (req.c).
+ * PID 1 answers them, the budget from the moment they are cancelled.
+ * A bus set up lower teaches the budget its own limit (req.c).
  */
 #define REQ_INFLIGHT_MAX	100
 
