@@ -190,11 +190,10 @@ auth_dumpable(const struct session *s, const char *when)
 		    ">= 6.16)", s->sid, (long)s->client_pid);
 		pi.coredump[0] = AUTH_COREDUMP_USER;
 	}
-	if ((pi.coredump[0] & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
-	    !(pi.coredump[0] & AUTH_COREDUMP_USER))
-		return 0;
+	/* Not dumpable: marked so, or it has no memory map (exiting). */
 	if (!(pi.coredump[0] & AUTH_COREDUMP_USER))
-		return ERR_AUTH_CHANGED;	/* no memory map: exiting */
+		return (pi.coredump[0] & (AUTH_COREDUMP_SKIP |
+		    AUTH_COREDUMP_ROOT)) ? 0 : ERR_AUTH_CHANGED;
 	if (yama_restricts())
 		return 0;
 	if (parent->allow_dumpable) {
