@@ -226,16 +226,14 @@ auth_next(void)
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		if (s->auth_admission && s->auth_req != NULL)
+		if (s->auth_admission != 0 && s->auth_req != NULL)
 			reading++;
-		else if (s->auth_waiting != 0 && (next == NULL ||
-		    s->auth_waiting < next->auth_waiting))
+		else if (s->auth_admission != 0 && (next == NULL ||
+		    s->auth_admission < next->auth_admission))
 			next = s;
 	}
-	if (next == NULL || reading >= OPTY_AUTH_INFLIGHT)
-		return;
-	next->auth_waiting = 0;
-	auth_read(next);
+	if (next != NULL && reading < OPTY_AUTH_INFLIGHT)
+		auth_read(next);
 }
 
 /* The session leaves the admission queue or gives its read back. */
@@ -244,14 +242,13 @@ auth_drop(struct session *s)
 {
 	dbusd_req_free(s->auth_req);	/* cancels what is in flight */
 	s->auth_req = NULL;
-	s->auth_waiting = 0;
+	s->auth_admission = 0;
 }
 
 static void
 auth_finish(struct session *s, int code)
 {
 	auth_drop(s);
-	s->auth_admission = 0;
 	if (code != 0)
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
 		    "refused: %s", s->sid, (long)s->client_pid,
@@ -385,7 +382,6 @@ auth_begin(struct session *s, int conn)
 	struct ucred	 cr;
 	int		 code;
 
-	s->auth_admission = 1;
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
 	close(conn);
@@ -399,6 +395,6 @@ auth_begin(struct session *s, int conn)
 		auth_finish(s, code);
 		return;
 	}
-	s->auth_waiting = ++parent->auth_seq;
+	s->auth_admission = ++parent->auth_seq;
 	auth_next();
 }
