@@ -372,9 +372,10 @@ conn_once(struct session *s, int conn)
 /*
  * Starts admitting the connection; PEV_AUTH_DONE tells the result,
  * from here for a refusal on kernel facts, otherwise once systemd has
- * answered.  The connection is closed once its facts are taken: the
- * relay's copy is the only one, so the client sees its end as soon as
- * the relay closes it.  The peer's pidfd is kept for the start.
+ * answered.  The connection is only read from here: session.c closes
+ * it before the relay's next message, so the relay's copy is the only
+ * one and the client sees its end as soon as the relay closes it.  The
+ * peer's pidfd is kept for the start.
  */
 void
 auth_begin(struct session *s, int conn)
@@ -384,7 +385,6 @@ auth_begin(struct session *s, int conn)
 
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
-	close(conn);
 	if (code == 0) {
 		s->client_pid = cr.pid;
 		/* Another uid is refused before anything else is asked. */
