@@ -190,11 +190,10 @@ auth_dumpable(const struct session *s, const char *when)
 		    ">= 6.16)", s->sid, (long)s->client_pid);
 		pi.coredump[0] = AUTH_COREDUMP_USER;
 	}
-	if ((pi.coredump[0] & (AUTH_COREDUMP_SKIP | AUTH_COREDUMP_ROOT)) &&
-	    !(pi.coredump[0] & AUTH_COREDUMP_USER))
-		return 0;
+	/* Not dumpable: marked so, or it has no memory map (exiting). */
 	if (!(pi.coredump[0] & AUTH_COREDUMP_USER))
-		return ERR_AUTH_CHANGED;	/* no memory map: exiting */
+		return (pi.coredump[0] & (AUTH_COREDUMP_SKIP |
+		    AUTH_COREDUMP_ROOT)) ? 0 : ERR_AUTH_CHANGED;
 	if (yama_restricts())
 		return 0;
 	if (parent->allow_dumpable) {
@@ -227,16 +226,14 @@ auth_next(void)
 
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
-		if (s->auth_admission && s->auth_req != NULL)
+		if (s->auth_admission != 0 && s->auth_req != NULL)
 			reading++;
-		else if (s->auth_waiting != 0 && (next == NULL ||
-		    s->auth_waiting < next->auth_waiting))
+		else if (s->auth_admission != 0 && (next == NULL ||
+		    s->auth_admission < next->auth_admission))
 			next = s;
 	}
-	if (next == NULL || reading >= OPTY_AUTH_INFLIGHT)
-		return;
-	next->auth_waiting = 0;
-	auth_read(next);
+	if (next != NULL && reading < OPTY_AUTH_INFLIGHT)
+		auth_read(next);
 }
 
 /* The session leaves the admission queue or gives its read back. */
@@ -245,14 +242,13 @@ auth_drop(struct session *s)
 {
 	dbusd_req_free(s->auth_req);	/* cancels what is in flight */
 	s->auth_req = NULL;
-	s->auth_waiting = 0;
+	s->auth_admission = 0;
 }
 
 static void
 auth_finish(struct session *s, int code)
 {
 	auth_drop(s);
-	s->auth_admission = 0;
 	if (code != 0)
 		log_info_limited(&auth_refusals, "session %u: peer pid %ld "
 		    "refused: %s", s->sid, (long)s->client_pid,
@@ -376,9 +372,10 @@ conn_once(struct session *s, int conn)
 /*
  * Starts admitting the connection; PEV_AUTH_DONE tells the result,
  * from here for a refusal on kernel facts, otherwise once systemd has
- * answered.  The connection is closed once its facts are taken: the
- * relay's copy is the only one, so the client sees its end as soon as
- * the relay closes it.  The peer's pidfd is kept for the start.
+ * answered.  The connection is only read from here: session.c closes
+ * it before the relay's next message, so the relay's copy is the only
+ * one and the client sees its end as soon as the relay closes it.  The
+ * peer's pidfd is kept for the start.
  */
 void
 auth_begin(struct session *s, int conn)
@@ -386,10 +383,8 @@ auth_begin(struct session *s, int conn)
 	struct ucred	 cr;
 	int		 code;
 
-	s->auth_admission = 1;
 	conn_once(s, conn);
 	code = peer_facts(conn, &cr, &s->pidfd);
-	close(conn);
 	if (code == 0) {
 		s->client_pid = cr.pid;
 		/* Another uid is refused before anything else is asked. */
@@ -400,6 +395,6 @@ auth_begin(struct session *s, int conn)
 		auth_finish(s, code);
 		return;
 	}
-	s->auth_waiting = ++parent->auth_seq;
+	s->auth_admission = ++parent->auth_seq;
 	auth_next();
 }

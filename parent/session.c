@@ -115,15 +115,12 @@ session_live_count(void)
 	return n;
 }
 
-/* FREE, AUTH_REQ: the connection goes to auth.c, which keeps no copy. */
+/* FREE, AUTH_REQ: auth.c reads the connection; the relay's door closes it. */
 static int
 act_admit_begin(struct session *s, struct imsg *m, int code)
 {
-	int	 conn = m->fd;
-
 	(void)code;
-	m->fd = -1;
-	auth_begin(s, conn);
+	auth_begin(s, m->fd);
 	return GO_NEXT;
 }
 

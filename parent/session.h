@@ -115,12 +115,10 @@ struct session {
 	uint32_t		 pts_wait_usec;
 	/* the slot's instance given up, removed at its next start */
 	char			 pts_old[96];
-	/* auth.c; AUTH is both waiting for a read and reading: these two. */
+	/* auth.c; a read outside an admission's turn is the start's. */
 	int			 pidfd;		/* the admitted peer's */
 	struct dbusd_req	*auth_req;	/* its identity read */
-	int			 auth_admission; /* admission, not start */
-	/* queued admission's turn, or 0 */
-	uint64_t		 auth_waiting;
+	uint64_t		 auth_admission; /* till its end; or 0 */
 	/* SO_COOKIE of the connection the relay handed over for it */
 	uint64_t		 conn_cookie;
 	/* signal.c: one KillUnit in flight, the rest queued. */

@@ -23,56 +23,6 @@
 #include "parent/parent.h"
 #include "parent/pty.h"
 
-static void	start_done(struct dbusd_req *, void *);
-
-/* The terminal and the StartTransientUnit call, sent after auth. */
-static int
-start_build(struct session *s, const struct start_args *a, int dirfd)
-{
-	struct unit_spec	 spec;
-	struct pty_spec		 ps;
-	const char		*what;
-	int			 master, peer, ds, r;
-
-	memset(&ps, 0, sizeof(ps));
-	ps.rows = a->fixed.rows;
-	ps.cols = a->fixed.cols;
-	ps.uid = parent->user_uid;
-	ps.tty_gid = parent->tty_gid;
-	ps.pts_dir = s->pts.where;
-	if ((master = pty_open(&ps, &peer, &what)) == -1) {
-		log_warn("session %u: terminal: %s", s->sid, what);
-		return ERR_INTERNAL;
-	}
-	/* systemd 262 refuses a directory as a unit's stderr: a socket. */
-	if ((ds = dirsock_make(dirfd)) == -1) {
-		log_warn("directory socket");
-		close(master);
-		close(peer);
-		return ERR_INTERNAL;
-	}
-	memset(&spec, 0, sizeof(spec));
-	spec.name = s->u.name;
-	spec.pts_of = s->pts_of;
-	spec.runtime_sec = a->fixed.runtime;
-	spec.tty_fd = peer;
-	spec.dirsock_fd = ds;
-	spec.argc = a->fixed.argc;
-	spec.argv = a->argv;
-	r = dbusd_start(parent->bus, &spec, start_done, s, &s->start_call);
-	/* The message holds its own copies; the unit's ends are not ours. */
-	close(peer);
-	close(ds);
-	if (r < 0) {
-		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
-		    s->u.name, strerror(-r));
-		close(master);
-		return ERR_START;
-	}
-	s->relay_end = master;
-	return 0;
-}
-
 void
 start_drop(struct session *s)
 {
@@ -133,19 +83,54 @@ start_send(struct session *s, int code)
 /*
  * The instance is mounted: the terminal is made in it and the call
  * built from the kept request, then sent.  0, or the code to refuse
- * the start with.
+ * the start with; what a failure leaves (the master) goes with the
+ * refusal (start_drop).
  */
 int
 start_unit(struct session *s)
 {
 	struct start_args	 a;
-	int			 code;
+	struct unit_spec	 spec;
+	struct pty_spec		 ps;
+	const char		*what;
+	int			 peer, ds, r;
 
 	if (msg_start_decode(s->start_msg, s->start_len, &a) != 0)
 		fatalx("session %u: the kept start request no longer decodes",
 		    s->sid);
-	if ((code = start_build(s, &a, s->dirfd)) != 0)
-		return code;
+	memset(&ps, 0, sizeof(ps));
+	ps.rows = a.fixed.rows;
+	ps.cols = a.fixed.cols;
+	ps.uid = parent->user_uid;
+	ps.tty_gid = parent->tty_gid;
+	ps.pts_dir = s->pts.where;
+	if ((s->relay_end = pty_open(&ps, &peer, &what)) == -1) {
+		log_warn("session %u: terminal: %s", s->sid, what);
+		return ERR_INTERNAL;
+	}
+	/* systemd 262 refuses a directory as a unit's stderr: a socket. */
+	if ((ds = dirsock_make(s->dirfd)) == -1) {
+		log_warn("directory socket");
+		close(peer);
+		return ERR_INTERNAL;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.name = s->u.name;
+	spec.pts_of = s->pts_of;
+	spec.runtime_sec = a.fixed.runtime;
+	spec.tty_fd = peer;
+	spec.dirsock_fd = ds;
+	spec.argc = a.fixed.argc;
+	spec.argv = a.argv;
+	r = dbusd_start(parent->bus, &spec, start_done, s, &s->start_call);
+	/* The message holds its own copies; the unit's ends are not ours. */
+	close(peer);
+	close(ds);
+	if (r < 0) {
+		log_warnx("session %u: StartTransientUnit %s: %s", s->sid,
+		    s->u.name, strerror(-r));
+		return ERR_START;
+	}
 	free(s->start_msg);
 	s->start_msg = NULL;
 	close(s->dirfd);
