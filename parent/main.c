@@ -47,27 +47,6 @@ user_lookup(void)
 	parent->user_gid = pw->pw_gid;
 }
 
-/*
- * The operator's relaxation of the non-dumpable rule, read once: set in
- * the unit, not by anybody who can reach the socket.  Anything but 0
- * or 1 is a typo and stops the start.
- */
-static void
-allow_dumpable_read(void)
-{
-	const char	*v;
-
-	if ((v = getenv(OPTY_ALLOW_DUMPABLE_ENV)) == NULL ||
-	    strcmp(v, "0") == 0)
-		return;
-	if (strcmp(v, "1") != 0)
-		fatalx("%s=%s: must be 0 or 1", OPTY_ALLOW_DUMPABLE_ENV, v);
-	parent->allow_dumpable = 1;
-	log_warnx("%s=1: a DUMPABLE client, which any %s process can take "
-	    "the socket of or ptrace, will be admitted (docs/UNITS.md)",
-	    OPTY_ALLOW_DUMPABLE_ENV, OPTY_USER);
-}
-
 static void
 signals_setup(void)
 {
@@ -142,7 +121,6 @@ main(int argc, char *argv[])
 	features_check();
 	user_lookup();
 	parent->tty_gid = pty_check();
-	allow_dumpable_read();
 	parent_make_rundir();
 	relayproc_start(verbose);
 	parent_drop_privileges();
