@@ -121,7 +121,6 @@ main(int argc, char *argv[])
 	features_check();
 	user_lookup();
 	parent->tty_gid = pty_check();
-	parent_make_rundir();
 	relayproc_start(verbose);
 	parent_drop_privileges();
 	/* Two priorities: the session queue's (sessq.c) before the rest. */

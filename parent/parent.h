@@ -66,10 +66,6 @@ void	parent_drop_privileges(void);
 /* dircheck.c: 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
 int	dircheck_start(int, const struct msg_start *);
 
-/* listen.c */
-int	parent_listen(void);
-void	parent_make_rundir(void);
-
 /* relayproc.c */
 void	relayproc_start(int);
 void	relayproc_reap(int, short, void *);
