@@ -50,17 +50,16 @@ user_lookup(void)
 static void
 signals_setup(void)
 {
-	static struct event	*ev[3];
-	const int		 sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
-	event_callback_fn	 fns[3] = { parent_shutdown, parent_shutdown,
-				    relayproc_reap };
+	static struct event	*ev[2];
+	const int		 sigs[2] = { SIGTERM, SIGINT };
 	int			 i;
 
 	/* After the relay's start: it keeps the default. */
 	if (signal(SIGHUP, SIG_IGN) == SIG_ERR)
 		fatal("signal");
-	for (i = 0; i < 3; i++) {
-		ev[i] = evsignal_new(parent->base, sigs[i], fns[i], NULL);
+	for (i = 0; i < 2; i++) {
+		ev[i] = evsignal_new(parent->base, sigs[i], parent_shutdown,
+		    NULL);
 		if (ev[i] == NULL || event_add(ev[i], NULL) == -1)
 			fatalx("signal event");
 	}

@@ -68,7 +68,6 @@ int	dircheck_start(int, const struct msg_start *);
 
 /* relayproc.c */
 void	relayproc_start(int);
-void	relayproc_reap(int, short, void *);
 void	relayproc_lost(const char *) __attribute__((noreturn));
 
 /* auth.c: each check ends in PEV_AUTH_DONE. */

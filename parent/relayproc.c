@@ -277,33 +277,11 @@ relayproc_start(int verbose)
 		fatal("fcntl");
 }
 
-static void __attribute__((noreturn))
-relayproc_died(int status)
-{
-	parent->relay_pid = -1;
-	if (WIFSIGNALED(status))
-		fatalx("relay killed by signal %d", WTERMSIG(status));
-	fatalx("relay exited with status %d", WEXITSTATUS(status));
-}
-
-/* SIGCHLD: the only child is the relay; its death is fatal. */
-void
-relayproc_reap(int sig, short ev, void *arg)
-{
-	int	 status;
-	pid_t	 pid;
-
-	(void)sig;
-	(void)ev;
-	(void)arg;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		if (pid == parent->relay_pid)
-			relayproc_died(status);
-}
-
 /*
- * The channel closed: the relay is dying or dead.  Say how, so the log
- * tells a crash from a kill; a relay that lingers is fatal all the same.
+ * The channel closed: the relay is dying or dead.  This is how its death
+ * is seen (its end closes as it exits; no SIGCHLD handler is needed):
+ * say how it died, so the log tells a crash from a kill; a relay that
+ * lingers is fatal all the same.
  */
 void
 relayproc_lost(const char *why)
@@ -311,10 +289,15 @@ relayproc_lost(const char *why)
 	int	 status, i;
 
 	for (i = 0; i < 100 && parent->relay_pid > 0; i++) {
-		if (waitpid(parent->relay_pid, &status, WNOHANG) ==
-		    parent->relay_pid)
-			relayproc_died(status);
-		usleep(10000);
+		if (waitpid(parent->relay_pid, &status, WNOHANG) !=
+		    parent->relay_pid) {
+			usleep(10000);
+			continue;
+		}
+		parent->relay_pid = -1;
+		if (WIFSIGNALED(status))
+			fatalx("relay killed by signal %d", WTERMSIG(status));
+		fatalx("relay exited with status %d", WEXITSTATUS(status));
 	}
 	fatalx("relay %s", why);
 }
