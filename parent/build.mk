@@ -5,7 +5,7 @@
 # Copyright (c) 2026 The opencode-pty authors (see LICENSE)
 
 PROGS				+= opencode-pty-supervisor
-opencode-pty-supervisor_SRCS	= parent/main.c parent/listen.c \
+opencode-pty-supervisor_SRCS	= parent/main.c \
 				   parent/relayproc.c parent/auth.c \
 				   parent/session.c parent/sessq.c \
 				   parent/start.c parent/unit.c \

@@ -1,8 +1,9 @@
 /*
  * features.c: the kernel and host facts the root parent needs before it
- * serves anybody (root, start-up only).  A missing requirement is a
- * refusal to start with a journal line that names it, never a silent
- * degradation; the optional hardening in force is logged once.
+ * serves anybody, and the operator's opt-ins (root, start-up only).  A
+ * missing requirement is a refusal to start with a journal line that
+ * names it, never a silent degradation; the optional hardening in force
+ * is logged once.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -17,6 +18,23 @@
 #include "proto/landlock.h"
 #include "proto/log.h"
 #include "parent/parent.h"
+
+/*
+ * An operator's opt-in, read once from the unit's environment, never
+ * from anybody who can reach the socket: 1 if it is 1, 0 if unset or 0.
+ * Anything else is a typo and stops the start, on any kernel.
+ */
+static int
+optin(const char *name)
+{
+	const char	*v;
+
+	if ((v = getenv(name)) == NULL || strcmp(v, "0") == 0)
+		return 0;
+	if (strcmp(v, "1") != 0)
+		fatalx("%s=%s: must be 0 or 1", name, v);
+	return 1;
+}
 
 static const char *
 landlock_hint(int e)
@@ -65,21 +83,13 @@ landlock_check(void)
  * Below ABI 6 the session's domain scopes neither signals nor abstract
  * UNIX sockets: a command could kill, or connect to an abstract socket
  * of, any process of its user, the Node service included.  That is
- * refused unless the operator accepts it in the unit, read once, never
- * from anybody who can reach the socket.  Anything but 0 or 1 is a
- * typo and stops the start, on any kernel.
+ * refused unless the operator accepts it in the unit.
  */
 static void
 landlock_scope_check(int ll_abi)
 {
-	const char	*v;
-	int		 allow;
+	int	 allow = optin(OPTY_ALLOW_UNSCOPED_ENV);
 
-	v = getenv(OPTY_ALLOW_UNSCOPED_ENV);
-	if (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-		fatalx("%s=%s: must be 0 or 1 (anything else is refused, "
-		    "as if unset)", OPTY_ALLOW_UNSCOPED_ENV, v);
-	allow = v != NULL && strcmp(v, "1") == 0;
 	if (ll_abi >= OPTY_LANDLOCK_ABI_SCOPE) {
 		if (allow)
 			log_info("%s=1 has no effect: Landlock ABI %d scopes "
@@ -161,6 +171,10 @@ features_check(void)
 	landlock_scope_check(landlock_check());
 	var_run_check();
 	resolv_check();
+	if ((parent->allow_dumpable = optin(OPTY_ALLOW_DUMPABLE_ENV)) != 0)
+		log_warnx("%s=1: a DUMPABLE client, which any %s process can "
+		    "take the socket of or ptrace, will be admitted "
+		    "(docs/UNITS.md)", OPTY_ALLOW_DUMPABLE_ENV, OPTY_USER);
 }
 
 void

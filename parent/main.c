@@ -47,41 +47,19 @@ user_lookup(void)
 	parent->user_gid = pw->pw_gid;
 }
 
-/*
- * The operator's relaxation of the non-dumpable rule, read once: set in
- * the unit, not by anybody who can reach the socket.  Anything but 0
- * or 1 is a typo and stops the start.
- */
-static void
-allow_dumpable_read(void)
-{
-	const char	*v;
-
-	if ((v = getenv(OPTY_ALLOW_DUMPABLE_ENV)) == NULL ||
-	    strcmp(v, "0") == 0)
-		return;
-	if (strcmp(v, "1") != 0)
-		fatalx("%s=%s: must be 0 or 1", OPTY_ALLOW_DUMPABLE_ENV, v);
-	parent->allow_dumpable = 1;
-	log_warnx("%s=1: a DUMPABLE client, which any %s process can take "
-	    "the socket of or ptrace, will be admitted (docs/UNITS.md)",
-	    OPTY_ALLOW_DUMPABLE_ENV, OPTY_USER);
-}
-
 static void
 signals_setup(void)
 {
-	static struct event	*ev[3];
-	const int		 sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
-	event_callback_fn	 fns[3] = { parent_shutdown, parent_shutdown,
-				    relayproc_reap };
+	static struct event	*ev[2];
+	const int		 sigs[2] = { SIGTERM, SIGINT };
 	int			 i;
 
 	/* After the relay's start: it keeps the default. */
 	if (signal(SIGHUP, SIG_IGN) == SIG_ERR)
 		fatal("signal");
-	for (i = 0; i < 3; i++) {
-		ev[i] = evsignal_new(parent->base, sigs[i], fns[i], NULL);
+	for (i = 0; i < 2; i++) {
+		ev[i] = evsignal_new(parent->base, sigs[i], parent_shutdown,
+		    NULL);
 		if (ev[i] == NULL || event_add(ev[i], NULL) == -1)
 			fatalx("signal event");
 	}
@@ -142,8 +120,6 @@ main(int argc, char *argv[])
 	features_check();
 	user_lookup();
 	parent->tty_gid = pty_check();
-	allow_dumpable_read();
-	parent_make_rundir();
 	relayproc_start(verbose);
 	parent_drop_privileges();
 	/* Two priorities: the session queue's (sessq.c) before the rest. */

@@ -66,13 +66,8 @@ void	parent_drop_privileges(void);
 /* dircheck.c: 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
 int	dircheck_start(int, const struct msg_start *);
 
-/* listen.c */
-int	parent_listen(void);
-void	parent_make_rundir(void);
-
 /* relayproc.c */
 void	relayproc_start(int);
-void	relayproc_reap(int, short, void *);
 void	relayproc_lost(const char *) __attribute__((noreturn));
 
 /* auth.c: each check ends in PEV_AUTH_DONE. */

@@ -3,7 +3,7 @@
  * runs (trust level: root parent).  What the parent does afterwards
  * needs none: the system bus checks its uid, not a capability; a
  * client's liveness is poll() on a pidfd; the run directory was made
- * and chowned before (parent_make_rundir); a session's terminal is made
+ * and chowned before (relayproc.c); a session's terminal is made
  * the session user's by its devpts instance's mount options, which PID
  * 1 mounts (parent/pts.c), so no chown is left to do.  The parent stays
  * uid 0 for PID 1 (StartTransientUnit with User= is accepted from uid 0

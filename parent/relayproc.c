@@ -1,11 +1,13 @@
 /*
- * relayproc.c: starts the unprivileged relay (root parent side).  The
- * relay is a fresh image executed from a descriptor whose whole content
- * the parent has just hashed and compared with the SHA-256 embedded at
- * build time (the relay this supervisor was built with), with only the
- * channel, the listening socket and its own journal stream open and its
- * numeric ids on the command line; it drops its own privileges before
- * it reads a client byte.
+ * relayproc.c: starts the unprivileged relay (root parent side): the run
+ * directory, the relay's empty root and the listening socket it alone
+ * will hold, then the relay itself.  The relay is a fresh image executed
+ * from a descriptor whose whole content the parent has just hashed and
+ * compared with the SHA-256 embedded at build time (the relay this
+ * supervisor was built with), with only the channel, the listening
+ * socket and its own journal stream open and its numeric ids on the
+ * command line; it drops its own privileges before it reads a client
+ * byte.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -13,8 +15,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -149,6 +153,91 @@ relayproc_open_verified(void)
 	return fd;
 }
 
+static void
+rundir_own(const char *path, gid_t gid, mode_t mode)
+{
+	struct stat	 st;
+
+	if (mkdir(path, mode) == -1 && errno != EEXIST)
+		fatal("mkdir %s", path);
+	if (lstat(path, &st) == -1)
+		fatal("lstat %s", path);
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0)
+		fatalx("%s: not a root-owned directory", path);
+	if (chown(path, 0, gid) == -1 || chmod(path, mode) == -1)
+		fatal("chown/chmod %s", path);
+}
+
+/*
+ * The relay's chroot must be empty: anything in it is an attack
+ * (must_be_empty).  The devpts directory may hold mount points a
+ * supervisor that died left behind: PID 1 unmounted them (BindsTo=) but
+ * the run directory's removal stops at a mount point still there at
+ * that moment; they are removed, and one still mounted stays (EBUSY).
+ */
+static void
+rundir_sweep(const char *path, int must_be_empty)
+{
+	DIR		*d;
+	struct dirent	*de;
+
+	if ((d = opendir(path)) == NULL)
+		fatal("opendir %s", path);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (must_be_empty)
+			fatalx("%s is not empty (%s)", path, de->d_name);
+		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == -1 &&
+		    errno != EBUSY)
+			log_warn("%s/%s", path, de->d_name);
+	}
+	closedir(d);
+}
+
+static void
+rundir_make(void)
+{
+	rundir_own(OPTY_RUNDIR, parent->user_gid, 0750);
+	rundir_own(OPTY_EMPTY_DIR, 0, 0555);
+	rundir_sweep(OPTY_EMPTY_DIR, 1);
+	/* Sessions' devpts mount points: root's alone (parent/pts.c). */
+	rundir_own(OPTY_PTS_DIR, 0, 0700);
+	rundir_sweep(OPTY_PTS_DIR, 0);
+}
+
+/* Only root and the group of the session user may connect. */
+static int
+relay_listen(void)
+{
+	struct sockaddr_un	 sun;
+	mode_t			 old;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (sizeof(OPTY_SOCKET_PATH) > sizeof(sun.sun_path))
+		fatalx("socket path too long");
+	memcpy(sun.sun_path, OPTY_SOCKET_PATH, sizeof(OPTY_SOCKET_PATH));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
+		fatal("socket");
+	if (unlink(OPTY_SOCKET_PATH) == -1 && errno != ENOENT)
+		fatal("unlink %s", OPTY_SOCKET_PATH);
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		fatal("bind %s", OPTY_SOCKET_PATH);
+	umask(old);
+	/* The directory is root:group 0750, so nobody else can swap it. */
+	if (chown(OPTY_SOCKET_PATH, 0, parent->user_gid) == -1 ||
+	    chmod(OPTY_SOCKET_PATH, 0660) == -1)
+		fatal("chown/chmod %s", OPTY_SOCKET_PATH);
+	if (listen(fd, 64) == -1)
+		fatal("listen");
+	return fd;
+}
+
 /* The relay alone keeps the listening socket: the parent never accepts. */
 void
 relayproc_start(int verbose)
@@ -158,7 +247,8 @@ relayproc_start(int verbose)
 	pid_t			 pid;
 
 	memset(&x, 0, sizeof(x));
-	x.lfd = parent_listen();
+	rundir_make();
+	x.lfd = relay_listen();
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
 		fatal("socketpair");
 	x.chfd = ch[1];
@@ -187,33 +277,11 @@ relayproc_start(int verbose)
 		fatal("fcntl");
 }
 
-static void __attribute__((noreturn))
-relayproc_died(int status)
-{
-	parent->relay_pid = -1;
-	if (WIFSIGNALED(status))
-		fatalx("relay killed by signal %d", WTERMSIG(status));
-	fatalx("relay exited with status %d", WEXITSTATUS(status));
-}
-
-/* SIGCHLD: the only child is the relay; its death is fatal. */
-void
-relayproc_reap(int sig, short ev, void *arg)
-{
-	int	 status;
-	pid_t	 pid;
-
-	(void)sig;
-	(void)ev;
-	(void)arg;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		if (pid == parent->relay_pid)
-			relayproc_died(status);
-}
-
 /*
- * The channel closed: the relay is dying or dead.  Say how, so the log
- * tells a crash from a kill; a relay that lingers is fatal all the same.
+ * The channel closed: the relay is dying or dead.  This is how its death
+ * is seen (its end closes as it exits; no SIGCHLD handler is needed):
+ * say how it died, so the log tells a crash from a kill; a relay that
+ * lingers is fatal all the same.
  */
 void
 relayproc_lost(const char *why)
@@ -221,10 +289,15 @@ relayproc_lost(const char *why)
 	int	 status, i;
 
 	for (i = 0; i < 100 && parent->relay_pid > 0; i++) {
-		if (waitpid(parent->relay_pid, &status, WNOHANG) ==
-		    parent->relay_pid)
-			relayproc_died(status);
-		usleep(10000);
+		if (waitpid(parent->relay_pid, &status, WNOHANG) !=
+		    parent->relay_pid) {
+			usleep(10000);
+			continue;
+		}
+		parent->relay_pid = -1;
+		if (WIFSIGNALED(status))
+			fatalx("relay killed by signal %d", WTERMSIG(status));
+		fatalx("relay exited with status %d", WEXITSTATUS(status));
 	}
 	fatalx("relay %s", why);
 }

@@ -22,8 +22,9 @@ static const char b64_alphabet[] =
 int
 arg_encode(const uint8_t *in, size_t len, char *out, size_t outsz)
 {
-	size_t	 i, o, need;
+	size_t	 i, k, n, o, need;
 	uint32_t v;
+	uint8_t	 g[3];
 
 	/*
 	 * Refuse what the decoder would refuse, so that the parent can
@@ -37,25 +38,16 @@ arg_encode(const uint8_t *in, size_t len, char *out, size_t outsz)
 	if (outsz < need)
 		return ARG_E_SPACE;
 
+	/* Each group of n <= 3 bytes is n + 1 digits: unpadded base64. */
 	o = 0;
 	out[o++] = 'a';
-	for (i = 0; len - i >= 3; i += 3) {
-		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
-		    in[i + 2];
-		out[o++] = b64_alphabet[v >> 18 & 63];
-		out[o++] = b64_alphabet[v >> 12 & 63];
-		out[o++] = b64_alphabet[v >> 6 & 63];
-		out[o++] = b64_alphabet[v & 63];
-	}
-	if (len - i == 1) {
-		v = (uint32_t)in[i] << 16;
-		out[o++] = b64_alphabet[v >> 18 & 63];
-		out[o++] = b64_alphabet[v >> 12 & 63];
-	} else if (len - i == 2) {
-		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8;
-		out[o++] = b64_alphabet[v >> 18 & 63];
-		out[o++] = b64_alphabet[v >> 12 & 63];
-		out[o++] = b64_alphabet[v >> 6 & 63];
+	for (i = 0; i < len; i += n) {
+		n = len - i < 3 ? len - i : 3;
+		memset(g, 0, sizeof(g));
+		memcpy(g, in + i, n);
+		v = (uint32_t)g[0] << 16 | (uint32_t)g[1] << 8 | g[2];
+		for (k = 0; k <= n; k++)
+			out[o++] = b64_alphabet[v >> (18 - 6 * k) & 63];
 	}
 	out[o] = '\0';
 	return (int)o;

@@ -90,17 +90,20 @@ imsg_strerror(int status)
 }
 
 /*
- * The table's rules for one message but its direction: 1 if it keeps
- * them all, else the IMSG_E_ code of the first it breaks.  The sender
- * checks what it is about to send by the same rules.
+ * The table's rules for one message: 1 if it keeps them all, else the
+ * IMSG_E_ code of the first it breaks.  The sender checks what it is
+ * about to send by the same rules, its direction aside (dir 0).
  */
 static int
-msgtab_check(uint32_t type, size_t len, int hasfd, uint32_t sid)
+msgtab_check(uint32_t type, enum imsg_dir dir, size_t len, int hasfd,
+    uint32_t sid)
 {
 	const struct msgtab_ent	*ent;
 
 	if ((ent = msgtab_lookup(type)) == NULL)
 		return IMSG_E_TYPE;
+	if (dir != 0 && ent->dir != dir)
+		return IMSG_E_DIR;
 	if (len < ent->minlen || len > ent->maxlen)
 		return IMSG_E_SIZE;
 	if (ent->fd == FD_NONE && hasfd)
@@ -126,7 +129,7 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 	ssize_t			 n;
 
 	if ((len > 0 && data == NULL) || fd < -1 ||
-	    msgtab_check(type, len, fd >= 0, sid) != 1) {
+	    msgtab_check(type, 0, len, fd >= 0, sid) != 1) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -156,23 +159,6 @@ imsg_send(int sock, uint32_t type, uint32_t sid, int fd, const void *data,
 		return -1;
 	}
 	return 0;
-}
-
-/* The header and table checks, in the order docs/IMSG.md gives. */
-static int
-imsg_check(const struct imsg *msg, size_t n, enum imsg_dir dir, int hasfd)
-{
-	const struct msgtab_ent	*ent;
-
-	if (n < IMSG_HDR_LEN)
-		return IMSG_E_SHORT;
-	if (msg->hdr.len != n - IMSG_HDR_LEN)
-		return IMSG_E_LENGTH;
-	/* An unknown type is msgtab_check()'s IMSG_E_TYPE. */
-	ent = msgtab_lookup(msg->hdr.type);
-	if (ent != NULL && ent->dir != dir)
-		return IMSG_E_DIR;
-	return msgtab_check(msg->hdr.type, msg->hdr.len, hasfd, msg->hdr.sid);
 }
 
 int
@@ -207,6 +193,7 @@ imsg_recv(int sock, enum imsg_dir dir, struct imsg *msg)
 	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0)
 		return 0;
 
+	/* Checked in the order docs/IMSG.md gives. */
 	if (mh.msg_flags & MSG_TRUNC)
 		rv = IMSG_E_TRUNC;
 	else if (mh.msg_flags & MSG_CTRUNC)
@@ -215,8 +202,13 @@ imsg_recv(int sock, enum imsg_dir dir, struct imsg *msg)
 		rv = IMSG_E_CMSG;
 	else if (nfds > 1)
 		rv = IMSG_E_NFDS;
+	else if ((size_t)n < IMSG_HDR_LEN)
+		rv = IMSG_E_SHORT;
+	else if (msg->hdr.len != (size_t)n - IMSG_HDR_LEN)
+		rv = IMSG_E_LENGTH;
 	else
-		rv = imsg_check(msg, (size_t)n, dir, nfds == 1);
+		rv = msgtab_check(msg->hdr.type, dir, msg->hdr.len, nfds == 1,
+		    msg->hdr.sid);
 	if (rv != 1 && msg->fd != -1) {
 		close(msg->fd);
 		msg->fd = -1;

@@ -39,8 +39,6 @@ landlock_abi(void)
 int
 landlock_describe(int abi, char *buf, size_t len)
 {
-	if (abi < 1)
-		return snprintf(buf, len, "Landlock unavailable");
 	if (abi < OPTY_LANDLOCK_ABI_MIN)
 		return snprintf(buf, len, "Landlock ABI %d refused: it "
 		    "cannot allow renames across directories (need ABI %d)",

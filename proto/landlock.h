@@ -29,7 +29,7 @@
 int	landlock_abi(void);
 /*
  * One printable line (no newline) saying what the session's domain puts
- * in force for an ABI, or why a value from landlock_abi() is refused.
+ * in force for an ABI landlock_abi() gave, or why it is refused.
  * Returns what snprintf(3) returns.
  */
 int	landlock_describe(int, char *, size_t);

@@ -49,12 +49,9 @@ log_vline(int level, int saved_errno, const char *fmt, va_list ap)
 
 	/* A truncated message is still worth writing. */
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (saved_errno != 0)
-		n = snprintf(line, sizeof(line), "<%d>%s: %s: %s\n", level,
-		    log_tag, msg, strerror(saved_errno));
-	else
-		n = snprintf(line, sizeof(line), "<%d>%s: %s\n", level,
-		    log_tag, msg);
+	n = snprintf(line, sizeof(line), "<%d>%s: %s%s%s\n", level, log_tag,
+	    msg, saved_errno != 0 ? ": " : "",
+	    saved_errno != 0 ? strerror(saved_errno) : "");
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line)) {
