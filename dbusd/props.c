@@ -378,20 +378,17 @@ decode_one(const struct prop_want *w, const struct prop_value *v, void *out)
 	if (strcmp(v->sig, w->sig) != 0)
 		return -EBADMSG;
 	if (strcmp(w->sig, "s") == 0) {
-		if (v->s == NULL || (len = strlen(v->s)) >= w->size)
+		if (v->val.s == NULL || (len = strlen(v->val.s)) >= w->size)
 			return -EBADMSG;
-		memcpy(dst, v->s, len + 1);
-	} else if ((strcmp(w->sig, "u") == 0 || strcmp(w->sig, "(uo)") == 0) &&
-	    w->size == sizeof(uint32_t))
-		memcpy(dst, &v->u, sizeof(v->u));	/* "(uo)": the job id */
-	else if (strcmp(w->sig, "i") == 0 && w->size == sizeof(int32_t))
-		memcpy(dst, &v->i, sizeof(v->i));
-	else if (strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t))
-		memcpy(dst, &v->t, sizeof(v->t));
+		memcpy(dst, v->val.s, len + 1);
+	} else if ((strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t)) ||
+	    ((strcmp(w->sig, "u") == 0 || strcmp(w->sig, "i") == 0 ||
+	    strcmp(w->sig, "(uo)") == 0) && w->size == sizeof(uint32_t)))
+		memcpy(dst, &v->val, w->size);	/* each member starts it */
 	else if (strcmp(w->sig, "ay") == 0) {
-		if (v->aylen != w->size || v->ay == NULL)
+		if (v->aylen != w->size || v->val.ay == NULL)
 			return -EBADMSG;
-		memcpy(dst, v->ay, w->size);
+		memcpy(dst, v->val.ay, w->size);
 	} else
 		return -EINVAL;		/* a table bug, not PID 1's */
 	return 0;
@@ -414,25 +411,6 @@ props_decode(const struct prop_want *want, size_t nw,
 	return 0;
 }
 
-static int
-read_basic(sd_bus_message *m, struct prop_value *v)
-{
-	if (strcmp(v->sig, "s") == 0 || strcmp(v->sig, "o") == 0)
-		return sd_bus_message_read_basic(m, v->sig[0], &v->s);
-	if (strcmp(v->sig, "u") == 0)
-		return sd_bus_message_read_basic(m, 'u', &v->u);
-	if (strcmp(v->sig, "i") == 0)
-		return sd_bus_message_read_basic(m, 'i', &v->i);
-	if (strcmp(v->sig, "t") == 0)
-		return sd_bus_message_read_basic(m, 't', &v->t);
-	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: id, path */
-		return sd_bus_message_read(m, "(uo)", &v->u, &v->s);
-	if (strcmp(v->sig, "ay") == 0)
-		return sd_bus_message_read_array(m, 'y', &v->ay, &v->aylen);
-	/* Other types are recorded by signature only. */
-	return sd_bus_message_skip(m, v->sig);
-}
-
 /* Reads one variant at the current position, whatever type it holds. */
 int
 prop_read_variant(sd_bus_message *m, struct prop_value *v)
@@ -449,8 +427,15 @@ prop_read_variant(sd_bus_message *m, struct prop_value *v)
 	memcpy(v->sig, contents, strlen(contents) + 1);
 	if ((r = sd_bus_message_enter_container(m, 'v', contents)) < 0)
 		return r;
-	if ((r = read_basic(m, v)) < 0 ||
-	    (r = sd_bus_message_exit_container(m)) < 0)
+	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: its id alone */
+		r = sd_bus_message_read(m, "(uo)", &v->val.u, NULL);
+	else if (strcmp(v->sig, "ay") == 0)
+		r = sd_bus_message_read_array(m, 'y', &v->val.ay, &v->aylen);
+	else if (strlen(v->sig) == 1 && strchr("soiut", v->sig[0]) != NULL)
+		r = sd_bus_message_read_basic(m, v->sig[0], &v->val);
+	else	/* other types are recorded by signature only */
+		r = sd_bus_message_skip(m, v->sig);
+	if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0)
 		return r;
 	return 0;
 }
