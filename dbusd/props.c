@@ -80,7 +80,8 @@ append_exec(sd_bus_message *m, const struct unit_spec *in)
 	    OPTY_LAUNCHER_PATH)) < 0)
 		return r;
 	for (i = 0; i < in->argc; i++) {
-		if (arg_encode((const uint8_t *)in->argv[i],
+		if (in->argv[i] == NULL ||
+		    arg_encode((const uint8_t *)in->argv[i],
 		    strlen(in->argv[i]), enc, sizeof(enc)) < 0)
 			return -EINVAL;
 		if ((r = sd_bus_message_append_basic(m, 's', enc)) < 0)
@@ -244,19 +245,14 @@ append_fixed(sd_bus_message *m)
 static int
 props_check(const struct unit_spec *in)
 {
-	uint32_t	i;
-
 	if (!unit_name_valid(in->name) || !unit_name_valid(in->pts_of))
 		return -EINVAL;
 	if (in->tty_fd < 0 || in->dirsock_fd < 0)
 		return -EBADF;
+	/* Each argument is looked at where it is encoded (append_exec). */
 	if (in->argc == 0 || in->argc > START_MAX_ARGS || in->argv == NULL ||
+	    in->argv[0] == NULL || in->argv[0][0] == '\0' ||
 	    in->runtime_sec > START_MAX_RUNTIME)
-		return -EINVAL;
-	for (i = 0; i < in->argc; i++)
-		if (in->argv[i] == NULL)
-			return -EINVAL;
-	if (in->argv[0][0] == '\0')
 		return -EINVAL;
 	return 0;
 }
