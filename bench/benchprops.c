@@ -6,7 +6,7 @@
  * launcher of an older build (the "old script path", see
  * docs/BENCHMARKS.md).  bench_props_message() also builds the variants
  * the analysis measures: BP_NOMOUNT, without the session's mount
- * sandbox; BP_SKIP, without one fixed property, to tell each one's
+ * sandbox; BP_SKIP, without one property, to tell each one's
  * share.
  *
  * SPDX-License-Identifier: ISC
@@ -35,47 +35,59 @@ is_mount(const char *name)
 	    strcmp(name, "InaccessiblePaths") == 0;
 }
 
-/* BP_NOMOUNT: the parent's set without its mount sandbox. */
+/*
+ * The parent's call read back and copied without the properties the
+ * variant leaves out (BP_NOMOUNT: the mount sandbox; BP_SKIP: the one
+ * named), each other one as it was, in its place.
+ */
 static int
-append_variant(sd_bus_message *m, const struct unit_spec *in,
-    int variant)
+copy_variant(sd_bus_message *m, sd_bus_message *src, int variant)
 {
 	const char	*name;
-	size_t		 i;
 	int		 r;
 
-	if ((r = props_check(in)) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0 ||
-	    (r = append_dynamic(m, in)) < 0)
+	if ((r = sd_bus_message_enter_container(src, 'a', "(sv)")) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0)
 		return r;
-	for (i = 0; i < props_nfixed; i++) {
-		name = props_fixed[i].name;
+	while ((r = sd_bus_message_enter_container(src, 'r', "sv")) > 0) {
+		if ((r = sd_bus_message_read_basic(src, 's', &name)) < 0)
+			return r;
 		if ((variant == BP_NOMOUNT && is_mount(name)) ||
 		    (variant == BP_SKIP && strcmp(name, bench_skip) == 0))
-			continue;
-		if ((r = append_def(m, &props_fixed[i])) < 0)
+			r = sd_bus_message_skip(src, "v");
+		else if ((r = sd_bus_message_open_container(m, 'r',
+		    "sv")) >= 0 &&
+		    (r = sd_bus_message_append_basic(m, 's', name)) >= 0 &&
+		    (r = sd_bus_message_copy(m, src, 0)) >= 0)
+			r = sd_bus_message_close_container(m);
+		if (r < 0 || (r = sd_bus_message_exit_container(src)) < 0)
 			return r;
 	}
-	return sd_bus_message_close_container(m);
+	if (r < 0 || (r = sd_bus_message_exit_container(src)) < 0 ||
+	    (r = sd_bus_message_close_container(m)) < 0)
+		return r;
+	return sd_bus_message_copy(m, src, 1);	/* no auxiliary units */
 }
 
 int
 bench_props_message(sd_bus *bus, const struct unit_spec *in, int variant,
     sd_bus_message **out)
 {
-	sd_bus_message	*m = NULL;
+	sd_bus_message	*src = NULL, *m = NULL;
 	int		 r;
 
 	if (variant == BP_PARENT)
 		return props_start_message(bus, in, out);
 	*out = NULL;
-	if ((r = sd_bus_message_new_method_call(bus, &m,
-	    "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
-	    "org.freedesktop.systemd1.Manager", "StartTransientUnit")) < 0)
+	if ((r = props_start_message(bus, in, &src)) < 0)
 		return r;
-	if ((r = sd_bus_message_append(m, "ss", in->name, "fail")) < 0 ||
-	    (r = append_variant(m, in, variant)) < 0 ||
-	    (r = sd_bus_message_append(m, "a(sa(sv))", 0)) < 0) {
+	if ((r = sd_bus_message_seal(src, 1, 0)) >= 0 &&
+	    (r = sd_bus_message_rewind(src, 1)) >= 0 &&
+	    (r = sd_bus_message_skip(src, "ss")) >= 0 &&
+	    (r = start_open(bus, in->name, &m)) >= 0)
+		r = copy_variant(m, src, variant);
+	sd_bus_message_unref(src);
+	if (r < 0) {
 		sd_bus_message_unref(m);
 		return r;
 	}

@@ -24,32 +24,29 @@ int
 unit_name_valid(const char *name)
 {
 	size_t	plen = strlen(OPTY_UNIT_PREFIX);
-	size_t	i;
 
 	if (name == NULL)
 		return 0;
 	if (strncmp(name, OPTY_UNIT_PREFIX, plen) != 0)
 		return 0;
 	name += plen;
-	for (i = 0; i < NAME_HEXLEN; i++) {
-		/* Uppercase is refused: systemd names are case-sensitive. */
-		if (!((name[i] >= '0' && name[i] <= '9') ||
-		    (name[i] >= 'a' && name[i] <= 'f')))
-			return 0;
-	}
-	name += NAME_HEXLEN;
+	/*
+	 * Uppercase is refused: systemd names are case-sensitive.  A
+	 * longer run of hex fails too: the suffix starts with a dot.
+	 */
+	if (strspn(name, "0123456789abcdef") != NAME_HEXLEN)
+		return 0;
 	/* strcmp, not strncmp: nothing may follow the suffix. */
-	return strcmp(name, OPTY_UNIT_SUFFIX) == 0;
+	return strcmp(name + NAME_HEXLEN, OPTY_UNIT_SUFFIX) == 0;
 }
 
 int
 unit_name_new(char out[64])
 {
-	static const char	 hex[] = "0123456789abcdef";
-	uint8_t			 rnd[NAME_HEXLEN / 2];
-	char			 id[NAME_HEXLEN + 1];
-	size_t			 i;
-	ssize_t			 n;
+	uint8_t	rnd[NAME_HEXLEN / 2];
+	char	id[NAME_HEXLEN + 1];
+	size_t	i;
+	ssize_t	n;
 
 	do {
 		n = getrandom(rnd, sizeof(rnd), 0);
@@ -58,11 +55,8 @@ unit_name_new(char out[64])
 		return -errno;
 	if ((size_t)n != sizeof(rnd))
 		return -EIO;
-	for (i = 0; i < sizeof(rnd); i++) {
-		id[2 * i] = hex[rnd[i] >> 4];
-		id[2 * i + 1] = hex[rnd[i] & 0x0f];
-	}
-	id[NAME_HEXLEN] = '\0';
+	for (i = 0; i < sizeof(rnd); i++)
+		(void)snprintf(id + 2 * i, 3, "%02x", rnd[i]);
 	/* 13 + 32 + 8 + NUL = 54 bytes: always fits in 64. */
 	(void)snprintf(out, 64, "%s%s%s", OPTY_UNIT_PREFIX, id,
 	    OPTY_UNIT_SUFFIX);

@@ -114,11 +114,13 @@ struct prop_value {
 	const char	*iface;
 	const char	*name;
 	char		 sig[16];	/* signature inside the variant */
-	const char	*s;		/* "s", "o" */
-	uint32_t	 u;		/* "u" */
-	int32_t		 i;		/* "i" */
-	uint64_t	 t;		/* "t" */
-	const void	*ay;		/* "ay" */
+	union {
+		const char	*s;	/* "s", "o" */
+		uint32_t	 u;	/* "u", "(uo)": the job id */
+		int32_t		 i;	/* "i" */
+		uint64_t	 t;	/* "t" */
+		const void	*ay;	/* "ay" */
+	}		 val;		/* read by its type code */
 	size_t		 aylen;
 };
 

@@ -13,7 +13,6 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,26 +22,6 @@
 #include "proto/wire.h"
 
 #define USEC_PER_SEC	1000000ULL
-
-static const char *const supervisor_only[] = { OPTY_SUPERVISOR_UNIT, NULL };
-
-/*
- * The session's /run is a fresh read-only tmpfs: nothing of the host's
- * /run is reachable by path but the allowlist below, whatever is created
- * or mounted there after the unit started (docs/UNITS.md).  /run/lock is
- * a private writable tmpfs like Debian's own (size, nosuid, noexec).
- * /dev/shm is the session's own, so no byk file there is readable; the
- * rest of /dev stays the host's, for the terminal and nested PTYs
- * (not PrivateDevices=: docs/UNITS.md).
- */
-static const char *const tmpfs_mounts[] = {
-	"/run:ro,nosuid,noexec",
-	"/run/lock:mode=1777,size=5m,nosuid,noexec",
-	"/dev/shm:mode=1777,nosuid,nodev",
-	NULL
-};
-
-static const char *const native_only[] = { "native", NULL };
 
 /*
  * Bound read-only onto themselves, each optional ("-"): the resolver's
@@ -57,159 +36,29 @@ const char *const props_run_allow[] = {
 	NULL
 };
 
-/* No-ops under the tmpfs above; they stand if it is ever taken away. */
-static const char *const run_hidden[] = { "-/run/dbus", "-/run/user", NULL };
-
-struct prop_def {
-	const char		*name;
-	/* "s", "b", "u", "i", "t", "as", "a(ss)" or "a(ssbt)" */
-	const char		*sig;
-	const char		*s;	/* "s" */
-	uint64_t		 n;	/* "b", "u", "i", "t" */
-	/*
-	 * NULL-terminated.  "as": the strings.  "a(ss)" (a temporary file
-	 * system): "path:options".  "a(ssbt)" (a read-only bind mount of a
-	 * path onto itself, not recursive): "path", or "-path" if it may
-	 * be missing.
-	 */
-	const char *const	*as;
-};
-
-/* docs/DBUS.md gives the reason for each line. */
-static const struct prop_def props_fixed[] = {
-	{ .name = "Type",		.sig = "s", .s = "exec" },
-	{ .name = "Slice",		.sig = "s", .s = OPTY_SLICE },
-	{ .name = "BindsTo",		.sig = "as", .as = supervisor_only },
-	{ .name = "After",		.sig = "as", .as = supervisor_only },
-	{ .name = "User",		.sig = "s", .s = OPTY_USER },
-	{ .name = "Group",		.sig = "s", .s = OPTY_USER },
-	{ .name = "NoNewPrivileges",	.sig = "b", .n = 1 },
-	{ .name = "UMask",		.sig = "u", .n = 0077 },
-	{ .name = "KillMode",		.sig = "s", .s = "control-group" },
-	{ .name = "KillSignal",		.sig = "i", .n = 15 },
-	{ .name = "FinalKillSignal",	.sig = "i", .n = 9 },
-	{ .name = "SendSIGKILL",	.sig = "b", .n = 1 },
-	{ .name = "TimeoutStopUSec",	.sig = "t",
-	    .n = OPTY_STOP_TIMEOUT_USEC },
-	{ .name = "OOMPolicy",		.sig = "s", .s = "kill" },
-	{ .name = "Delegate",		.sig = "b", .n = 0 },
-	/*
-	 * The unit ends with its command (PID 1 lets the terminal go) and
-	 * stays loaded, its end readable, while the parent holds AddRef's
-	 * reference; UnrefUnit lets it be collected, failed or not.
-	 */
-	{ .name = "RemainAfterExit",	.sig = "b", .n = 0 },
-	{ .name = "CollectMode",	.sig = "s", .s = "inactive-or-failed" },
-	{ .name = "AddRef",		.sig = "b", .n = 1 },
-	{ .name = "TemporaryFileSystem", .sig = "a(ss)", .as = tmpfs_mounts },
-	{ .name = "BindReadOnlyPaths",	.sig = "a(ssbt)",
-	    .as = props_run_allow },
-	{ .name = "InaccessiblePaths",	.sig = "as", .as = run_hidden },
-	/*
-	 * What a user shares between its processes, made the session's own
-	 * or read-only (issue 25 item 4).  Each is known to systemd 252; a
-	 * property PID 1 does not know fails the start with its error,
-	 * which the parent logs: closed, never a session without it.
-	 */
-	{ .name = "PrivateTmp",		.sig = "b", .n = 1 },
-	{ .name = "PrivateIPC",		.sig = "b", .n = 1 },
-	{ .name = "ProtectControlGroups", .sig = "b", .n = 1 },
-	/* The allowed namespace types: none. */
-	{ .name = "RestrictNamespaces",	.sig = "t", .n = 0 },
-	{ .name = "LimitCORE",		.sig = "t", .n = 0 },
-	{ .name = "LimitCORESoft",	.sig = "t", .n = 0 },
-	{ .name = "ProtectKernelTunables", .sig = "b", .n = 1 },
-	{ .name = "ProtectKernelModules", .sig = "b", .n = 1 },
-	{ .name = "ProtectKernelLogs",	.sig = "b", .n = 1 },
-	{ .name = "ProtectClock",	.sig = "b", .n = 1 },
-	{ .name = "ProtectHostname",	.sig = "b", .n = 1 },
-	{ .name = "SystemCallArchitectures", .sig = "as",
-	    .as = native_only },
-	{ .name = "LockPersonality",	.sig = "b", .n = 1 },
-	{ .name = "RestrictSUIDSGID",	.sig = "b", .n = 1 },
-	{ .name = "RestrictRealtime",	.sig = "b", .n = 1 },
-	/* Only what the session may ptrace (Landlock: itself) in /proc. */
-	{ .name = "ProtectProc",	.sig = "s", .s = "ptraceable" },
-	/*
-	 * Every line the session logs (syslog, stream, native) goes to a
-	 * journald instance of its own, configured by the package's
-	 * journald@opencode-pty.conf: no wall at any priority, bounded in
-	 * size, so no session wakes every terminal or pushes the main
-	 * journal's lines out (issue 25 item 8, docs/UNITS.md).
-	 */
-	{ .name = "LogNamespace",	.sig = "s", .s = "opencode-pty" },
-};
-static const size_t props_nfixed =
-    sizeof(props_fixed) / sizeof(props_fixed[0]);
-
-/* "path:options" -> (path, options); no colon: no options. */
-static int
-append_tmpfs_one(sd_bus_message *m, const char *spec)
-{
-	char		 path[PATH_MAX];
-	const char	*colon;
-	size_t		 len;
-
-	if ((colon = strchr(spec, ':')) == NULL)
-		return sd_bus_message_append(m, "(ss)", spec, "");
-	if ((len = (size_t)(colon - spec)) >= sizeof(path))
-		return -ENAMETOOLONG;
-	memcpy(path, spec, len);
-	path[len] = '\0';
-	return sd_bus_message_append(m, "(ss)", path, colon + 1);
-}
-
-/* "[-]path" -> (path, path, ignore-if-missing, no MS_REC). */
-static int
-append_bind_one(sd_bus_message *m, const char *spec)
-{
-	int	ignore = spec[0] == '-';
-
-	spec += ignore;
-	return sd_bus_message_append(m, "(ssbt)", spec, spec, ignore,
-	    (uint64_t)0);
-}
-
 /*
- * One (sv) of the table: a basic value, or a list (as, a(ss), a(ssbt))
- * of one string per entry.
+ * Opens a list property's (sv), its variant of type sig and the array
+ * in it, for a list whose length only the caller knows: three
+ * containers to close.
  */
 static int
-append_def(sd_bus_message *m, const struct prop_def *p)
+list_open(sd_bus_message *m, const char *name, const char *sig)
 {
-	const char *const	*v;
-	int32_t			 i = (int32_t)p->n;
-	uint32_t		 u = (uint32_t)p->n;
-	int			 b = p->n != 0, r, k;
+	int	r;
 
 	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
-	    (r = sd_bus_message_append_basic(m, 's', p->name)) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'v', p->sig)) < 0)
+	    (r = sd_bus_message_append_basic(m, 's', name)) < 0 ||
+	    (r = sd_bus_message_open_container(m, 'v', sig)) < 0)
 		return r;
-	if (strcmp(p->sig, "s") == 0)
-		r = sd_bus_message_append_basic(m, 's', p->s);
-	else if (strcmp(p->sig, "b") == 0)
-		r = sd_bus_message_append_basic(m, 'b', &b);
-	else if (strcmp(p->sig, "u") == 0)
-		r = sd_bus_message_append_basic(m, 'u', &u);
-	else if (strcmp(p->sig, "i") == 0)
-		r = sd_bus_message_append_basic(m, 'i', &i);
-	else if (strcmp(p->sig, "t") == 0)
-		r = sd_bus_message_append_basic(m, 't', &p->n);
-	else if ((r = sd_bus_message_open_container(m, 'a', p->sig + 1)) >= 0) {
-		for (v = p->as; *v != NULL && r >= 0; v++) {
-			if (strcmp(p->sig, "as") == 0)
-				r = sd_bus_message_append_basic(m, 's', *v);
-			else if (strcmp(p->sig, "a(ss)") == 0)
-				r = append_tmpfs_one(m, *v);
-			else
-				r = append_bind_one(m, *v);
-		}
-		if (r >= 0)
-			r = sd_bus_message_close_container(m);
-	}
-	/* The variant, the struct. */
-	for (k = 0; k < 2 && r >= 0; k++)
+	return sd_bus_message_open_container(m, 'a', sig + 1);
+}
+
+static int
+close_n(sd_bus_message *m, int n)
+{
+	int	r = 0;
+
+	while (n-- > 0 && r >= 0)
 		r = sd_bus_message_close_container(m);
 	return r;
 }
@@ -222,10 +71,7 @@ append_exec(sd_bus_message *m, const struct unit_spec *in)
 	uint32_t	i;
 	int		r;
 
-	if ((r = sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
-	    (r = sd_bus_message_append_basic(m, 's', "ExecStart")) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'v', "a(sasb)")) < 0 ||
-	    (r = sd_bus_message_open_container(m, 'a', "(sasb)")) < 0 ||
+	if ((r = list_open(m, "ExecStart", "a(sasb)")) < 0 ||
 	    (r = sd_bus_message_open_container(m, 'r', "sasb")) < 0 ||
 	    (r = sd_bus_message_append_basic(m, 's',
 	    OPTY_LAUNCHER_PATH)) < 0 ||
@@ -234,7 +80,8 @@ append_exec(sd_bus_message *m, const struct unit_spec *in)
 	    OPTY_LAUNCHER_PATH)) < 0)
 		return r;
 	for (i = 0; i < in->argc; i++) {
-		if (arg_encode((const uint8_t *)in->argv[i],
+		if (in->argv[i] == NULL ||
+		    arg_encode((const uint8_t *)in->argv[i],
 		    strlen(in->argv[i]), enc, sizeof(enc)) < 0)
 			return -EINVAL;
 		if ((r = sd_bus_message_append_basic(m, 's', enc)) < 0)
@@ -243,49 +90,29 @@ append_exec(sd_bus_message *m, const struct unit_spec *in)
 	if ((r = sd_bus_message_close_container(m)) < 0 ||
 	    (r = sd_bus_message_append(m, "b", 0)) < 0)
 		return r;
-	for (i = 0; i < 4; i++)
-		if ((r = sd_bus_message_close_container(m)) < 0)
-			return r;
-	return 0;
+	return close_n(m, 4);
 }
 
 /*
- * The session's own devpts instance over /dev/pts, named from the unit
- * that made it (a slot's instance serves its sessions one after the
- * other: parent/pts.c): its terminal and every terminal it makes are
- * there, and no other terminal of the host is.  /dev/ptmx, a device
- * node or a link to pts/ptmx, reaches the instance mounted on the pts
- * beside it, so nested terminals come from it too.  Not optional: a
- * session whose mount is gone does not start.
+ * Description, the command, its descriptors, its time limit, its
+ * terminals: what changes from one session to the next.
  */
-static int
-append_pts_bind(sd_bus_message *m, const char *unit)
-{
-	struct pts_names	pn;
-	int			r;
-
-	if ((r = unit_pts_names(unit, &pn)) < 0)
-		return r;
-	return sd_bus_message_append(m, "(sv)", "BindPaths", "a(ssbt)", 1,
-	    pn.where, "/dev/pts", 0, (uint64_t)0);
-}
-
 static int
 append_dynamic(sd_bus_message *m, const struct unit_spec *in)
 {
-	char	 desc[128];
-	int	 r;
+	struct pts_names	pn;
+	char			desc[128];
+	int			r;
 
 	(void)snprintf(desc, sizeof(desc), "OpenCode isolated PTY %s",
 	    in->name);
-	if ((r = sd_bus_message_append(m, "(sv)", "Description", "s",
+	if ((r = unit_pts_names(in->pts_of, &pn)) < 0 ||
+	    (r = sd_bus_message_append(m, "(sv)", "Description", "s",
 	    desc)) < 0 ||
 	    (r = append_exec(m, in)) < 0 ||
-	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardInputFileDescriptor", "h", in->tty_fd)) < 0 ||
-	    (r = sd_bus_message_append(m, "(sv)",
-	    "StandardOutputFileDescriptor", "h", in->tty_fd)) < 0 ||
-	    (r = sd_bus_message_append(m, "(sv)",
+	    (r = sd_bus_message_append(m, "(sv)(sv)(sv)",
+	    "StandardInputFileDescriptor", "h", in->tty_fd,
+	    "StandardOutputFileDescriptor", "h", in->tty_fd,
 	    "StandardErrorFileDescriptor", "h", in->dirsock_fd)) < 0)
 		return r;
 	/*
@@ -299,46 +126,135 @@ append_dynamic(sd_bus_message *m, const struct unit_spec *in)
 	    (r = sd_bus_message_append(m, "(sv)", "RuntimeMaxUSec", "t",
 	    (uint64_t)in->runtime_sec * USEC_PER_SEC)) < 0)
 		return r;
-	return append_pts_bind(m, in->pts_of);
+	/*
+	 * The session's own devpts instance over /dev/pts, named from the
+	 * unit that made it (a slot's instance serves its sessions one
+	 * after the other: parent/pts.c): its terminal and every terminal
+	 * it makes are there, and no other terminal of the host is.
+	 * /dev/ptmx, a device node or a link to pts/ptmx, reaches the
+	 * instance mounted on the pts beside it, so nested terminals come
+	 * from it too.  Not optional: a session whose mount is gone does
+	 * not start.
+	 */
+	return sd_bus_message_append(m, "(sv)", "BindPaths", "a(ssbt)", 1,
+	    pn.where, "/dev/pts", 0, (uint64_t)0);
+}
+
+/*
+ * What every session unit gets, in sd-bus's own argument encoding: each
+ * row a name, its D-Bus type and the value of that type (a list: its
+ * length, then its items); docs/DBUS.md gives the reason for each row.
+ */
+static int
+append_fixed(sd_bus_message *m)
+{
+	const char *const	*a;
+	const char		*p;
+	int			 r;
+
+	r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)"
+	    "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)",
+	    "Type", "s", "exec",
+	    "Slice", "s", OPTY_SLICE,
+	    "BindsTo", "as", 1, OPTY_SUPERVISOR_UNIT,
+	    "After", "as", 1, OPTY_SUPERVISOR_UNIT,
+	    "User", "s", OPTY_USER,
+	    "Group", "s", OPTY_USER,
+	    "NoNewPrivileges", "b", 1,
+	    "UMask", "u", (uint32_t)0077,
+	    "KillMode", "s", "control-group",
+	    "KillSignal", "i", (int32_t)15,
+	    "FinalKillSignal", "i", (int32_t)9,
+	    "SendSIGKILL", "b", 1,
+	    "TimeoutStopUSec", "t", (uint64_t)OPTY_STOP_TIMEOUT_USEC,
+	    "OOMPolicy", "s", "kill",
+	    "Delegate", "b", 0,
+	    /*
+	     * The unit ends with its command (PID 1 lets the terminal go)
+	     * and stays loaded, its end readable, while the parent holds
+	     * AddRef's reference; UnrefUnit lets it be collected, failed
+	     * or not.
+	     */
+	    "RemainAfterExit", "b", 0,
+	    "CollectMode", "s", "inactive-or-failed",
+	    "AddRef", "b", 1,
+	    /*
+	     * The session's /run is a fresh read-only tmpfs: nothing of
+	     * the host's /run is reachable by path but props_run_allow,
+	     * whatever is created or mounted there after the unit started
+	     * (docs/UNITS.md).  /run/lock is a private writable tmpfs like
+	     * Debian's own (size, nosuid, noexec).  /dev/shm is the
+	     * session's own, so no byk file there is readable; the rest of
+	     * /dev stays the host's, for the terminal and nested PTYs (not
+	     * PrivateDevices=: docs/UNITS.md).  (path, options) each.
+	     */
+	    "TemporaryFileSystem", "a(ss)", 3,
+	    "/run", "ro,nosuid,noexec",
+	    "/run/lock", "mode=1777,size=5m,nosuid,noexec",
+	    "/dev/shm", "mode=1777,nosuid,nodev");
+	/* (path, path, ignore-if-missing, no MS_REC) */
+	if (r < 0 || (r = list_open(m, "BindReadOnlyPaths", "a(ssbt)")) < 0)
+		return r;
+	for (a = props_run_allow; *a != NULL; a++) {
+		p = *a + (**a == '-');
+		if ((r = sd_bus_message_append(m, "(ssbt)", p, p, **a == '-',
+		    (uint64_t)0)) < 0)
+			return r;
+	}
+	if ((r = close_n(m, 3)) < 0)
+		return r;
+	return sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)"
+	    "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)",
+	    /* No-ops under the tmpfs above; they stand if it is ever gone. */
+	    "InaccessiblePaths", "as", 2, "-/run/dbus", "-/run/user",
+	    /*
+	     * What a user shares between its processes, made the session's
+	     * own or read-only (issue 25 item 4).  Each is known to systemd
+	     * 252; a property PID 1 does not know fails the start with its
+	     * error, which the parent logs: closed, never a session
+	     * without it.
+	     */
+	    "PrivateTmp", "b", 1,
+	    "PrivateIPC", "b", 1,
+	    "ProtectControlGroups", "b", 1,
+	    /* The allowed namespace types: none. */
+	    "RestrictNamespaces", "t", (uint64_t)0,
+	    "LimitCORE", "t", (uint64_t)0,
+	    "LimitCORESoft", "t", (uint64_t)0,
+	    "ProtectKernelTunables", "b", 1,
+	    "ProtectKernelModules", "b", 1,
+	    "ProtectKernelLogs", "b", 1,
+	    "ProtectClock", "b", 1,
+	    "ProtectHostname", "b", 1,
+	    "SystemCallArchitectures", "as", 1, "native",
+	    "LockPersonality", "b", 1,
+	    "RestrictSUIDSGID", "b", 1,
+	    "RestrictRealtime", "b", 1,
+	    /* Only what the session may ptrace (Landlock: itself) in /proc. */
+	    "ProtectProc", "s", "ptraceable",
+	    /*
+	     * Every line the session logs (syslog, stream, native) goes to
+	     * a journald instance of its own, configured by the package's
+	     * journald@opencode-pty.conf: no wall at any priority, bounded
+	     * in size, so no session wakes every terminal or pushes the
+	     * main journal's lines out (issue 25 item 8, docs/UNITS.md).
+	     */
+	    "LogNamespace", "s", "opencode-pty");
 }
 
 static int
 props_check(const struct unit_spec *in)
 {
-	uint32_t	i;
-
 	if (!unit_name_valid(in->name) || !unit_name_valid(in->pts_of))
 		return -EINVAL;
 	if (in->tty_fd < 0 || in->dirsock_fd < 0)
 		return -EBADF;
+	/* Each argument is looked at where it is encoded (append_exec). */
 	if (in->argc == 0 || in->argc > START_MAX_ARGS || in->argv == NULL ||
+	    in->argv[0] == NULL || in->argv[0][0] == '\0' ||
 	    in->runtime_sec > START_MAX_RUNTIME)
 		return -EINVAL;
-	for (i = 0; i < in->argc; i++)
-		if (in->argv[i] == NULL)
-			return -EINVAL;
-	if (in->argv[0][0] == '\0')
-		return -EINVAL;
 	return 0;
-}
-
-/* Appends the a(sv) container; 0 or -errno (-EINVAL for bad input). */
-static int
-props_append(sd_bus_message *m, const struct unit_spec *in)
-{
-	size_t	i;
-	int	r;
-
-	if ((r = props_check(in)) < 0)
-		return r;
-	if ((r = sd_bus_message_open_container(m, 'a', "(sv)")) < 0)
-		return r;
-	if ((r = append_dynamic(m, in)) < 0)
-		return r;
-	for (i = 0; i < props_nfixed; i++)
-		if ((r = append_def(m, &props_fixed[i])) < 0)
-			return r;
-	return sd_bus_message_close_container(m);
 }
 
 /*
@@ -372,6 +288,7 @@ start_close(sd_bus_message *m, int r, sd_bus_message **out)
 	return 0;
 }
 
+/* The a(sv) of the session unit; -EINVAL, -EBADF for bad input. */
 int
 props_start_message(sd_bus *bus, const struct unit_spec *in,
     sd_bus_message **out)
@@ -380,8 +297,12 @@ props_start_message(sd_bus *bus, const struct unit_spec *in,
 	int		 r;
 
 	*out = NULL;
-	if ((r = start_open(bus, in->name, &m)) >= 0)
-		r = props_append(m, in);
+	if ((r = start_open(bus, in->name, &m)) >= 0 &&
+	    (r = props_check(in)) >= 0 &&
+	    (r = sd_bus_message_open_container(m, 'a', "(sv)")) >= 0 &&
+	    (r = append_dynamic(m, in)) >= 0 &&
+	    (r = append_fixed(m)) >= 0)
+		r = sd_bus_message_close_container(m);
 	return start_close(m, r, out);
 }
 
@@ -453,20 +374,17 @@ decode_one(const struct prop_want *w, const struct prop_value *v, void *out)
 	if (strcmp(v->sig, w->sig) != 0)
 		return -EBADMSG;
 	if (strcmp(w->sig, "s") == 0) {
-		if (v->s == NULL || (len = strlen(v->s)) >= w->size)
+		if (v->val.s == NULL || (len = strlen(v->val.s)) >= w->size)
 			return -EBADMSG;
-		memcpy(dst, v->s, len + 1);
-	} else if ((strcmp(w->sig, "u") == 0 || strcmp(w->sig, "(uo)") == 0) &&
-	    w->size == sizeof(uint32_t))
-		memcpy(dst, &v->u, sizeof(v->u));	/* "(uo)": the job id */
-	else if (strcmp(w->sig, "i") == 0 && w->size == sizeof(int32_t))
-		memcpy(dst, &v->i, sizeof(v->i));
-	else if (strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t))
-		memcpy(dst, &v->t, sizeof(v->t));
+		memcpy(dst, v->val.s, len + 1);
+	} else if ((strcmp(w->sig, "t") == 0 && w->size == sizeof(uint64_t)) ||
+	    ((strcmp(w->sig, "u") == 0 || strcmp(w->sig, "i") == 0 ||
+	    strcmp(w->sig, "(uo)") == 0) && w->size == sizeof(uint32_t)))
+		memcpy(dst, &v->val, w->size);	/* each member starts it */
 	else if (strcmp(w->sig, "ay") == 0) {
-		if (v->aylen != w->size || v->ay == NULL)
+		if (v->aylen != w->size || v->val.ay == NULL)
 			return -EBADMSG;
-		memcpy(dst, v->ay, w->size);
+		memcpy(dst, v->val.ay, w->size);
 	} else
 		return -EINVAL;		/* a table bug, not PID 1's */
 	return 0;
@@ -489,25 +407,6 @@ props_decode(const struct prop_want *want, size_t nw,
 	return 0;
 }
 
-static int
-read_basic(sd_bus_message *m, struct prop_value *v)
-{
-	if (strcmp(v->sig, "s") == 0 || strcmp(v->sig, "o") == 0)
-		return sd_bus_message_read_basic(m, v->sig[0], &v->s);
-	if (strcmp(v->sig, "u") == 0)
-		return sd_bus_message_read_basic(m, 'u', &v->u);
-	if (strcmp(v->sig, "i") == 0)
-		return sd_bus_message_read_basic(m, 'i', &v->i);
-	if (strcmp(v->sig, "t") == 0)
-		return sd_bus_message_read_basic(m, 't', &v->t);
-	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: id, path */
-		return sd_bus_message_read(m, "(uo)", &v->u, &v->s);
-	if (strcmp(v->sig, "ay") == 0)
-		return sd_bus_message_read_array(m, 'y', &v->ay, &v->aylen);
-	/* Other types are recorded by signature only. */
-	return sd_bus_message_skip(m, v->sig);
-}
-
 /* Reads one variant at the current position, whatever type it holds. */
 int
 prop_read_variant(sd_bus_message *m, struct prop_value *v)
@@ -524,8 +423,15 @@ prop_read_variant(sd_bus_message *m, struct prop_value *v)
 	memcpy(v->sig, contents, strlen(contents) + 1);
 	if ((r = sd_bus_message_enter_container(m, 'v', contents)) < 0)
 		return r;
-	if ((r = read_basic(m, v)) < 0 ||
-	    (r = sd_bus_message_exit_container(m)) < 0)
+	if (strcmp(v->sig, "(uo)") == 0)	/* Unit.Job: its id alone */
+		r = sd_bus_message_read(m, "(uo)", &v->val.u, NULL);
+	else if (strcmp(v->sig, "ay") == 0)
+		r = sd_bus_message_read_array(m, 'y', &v->val.ay, &v->aylen);
+	else if (strlen(v->sig) == 1 && strchr("soiut", v->sig[0]) != NULL)
+		r = sd_bus_message_read_basic(m, v->sig[0], &v->val);
+	else	/* other types are recorded by signature only */
+		r = sd_bus_message_skip(m, v->sig);
+	if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0)
 		return r;
 	return 0;
 }

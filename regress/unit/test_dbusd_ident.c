@@ -37,7 +37,8 @@ static const uint8_t inv16[16] = {
 static struct prop_value
 vs(const char *iface, const char *name, const char *s)
 {
-	struct prop_value	v = { .iface = iface, .name = name, .s = s };
+	struct prop_value	v = { .iface = iface, .name = name,
+				    .val.s = s };
 
 	strcpy(v.sig, "s");
 	return v;
@@ -46,7 +47,8 @@ vs(const char *iface, const char *name, const char *s)
 static struct prop_value
 vu(const char *iface, const char *name, uint32_t u)
 {
-	struct prop_value	v = { .iface = iface, .name = name, .u = u };
+	struct prop_value	v = { .iface = iface, .name = name,
+				    .val.u = u };
 
 	strcpy(v.sig, "u");
 	return v;
@@ -55,7 +57,7 @@ vu(const char *iface, const char *name, uint32_t u)
 static struct prop_value
 vay(const char *iface, const char *name, const void *p, size_t n)
 {
-	struct prop_value	v = { .iface = iface, .name = name, .ay = p,
+	struct prop_value	v = { .iface = iface, .name = name, .val.ay = p,
 				    .aylen = n };
 
 	strcpy(v.sig, "ay");
@@ -190,7 +192,7 @@ test_missing_double_long(void **state)
 	v[0] = vs(UNIT, "ActiveState", "0123456789012345678901234567890x");
 	assert_int_equal(ident_decode(v, 5, &id), -EBADMSG);
 	good(v);
-	v[4].s = NULL;
+	v[4].val.s = NULL;
 	assert_int_equal(ident_decode(v, 5, &id), -EBADMSG);
 }
 
@@ -272,9 +274,9 @@ test_read_variant(void **state)
 		assert_int_equal(prop_read_variant(m, &v[i]), 0);
 	assert_string_equal(v[0].sig, "s");
 	assert_string_equal(v[2].sig, "u");
-	assert_int_equal(v[2].u, 42);
+	assert_int_equal(v[2].val.u, 42);
 	assert_string_equal(v[4].sig, "i");
-	assert_int_equal(v[4].i, 7);
+	assert_int_equal(v[4].val.i, 7);
 	assert_string_equal(v[5].sig, "as");	/* recorded, skipped */
 	/* The ay variant comes last in the message: read it into v[5]. */
 	assert_int_equal(prop_read_variant(m, &v[5]), 0);
