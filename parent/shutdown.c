@@ -173,14 +173,6 @@ parent_shutdown(int sig, short ev, void *arg)
 	shutdown_begin();
 }
 
-/* A job that ends our process; a start job on our running unit does not. */
-static int
-job_is_stop(const char *type)
-{
-	return strcmp(type, "stop") == 0 || strcmp(type, "restart") == 0 ||
-	    strcmp(type, "try-restart") == 0;
-}
-
 /*
  * A command killed by a signal the parent did not send may be one PID 1
  * stopped for our own stop: theirs run first, and the end of one can be
@@ -207,7 +199,9 @@ jobs_read(struct dbusd_req *req, void *arg)
 	else if (r < 0)
 		log_warnx("session %u: jobs of %s: %s", s->sid,
 		    OPTY_SUPERVISOR_UNIT, strerror(-r));
-	else if (r > 0 && job_is_stop(type)) {
+	else if (r > 0 && (strcmp(type, "stop") == 0 ||
+	    strcmp(type, "restart") == 0 ||
+	    strcmp(type, "try-restart") == 0)) {
 		if (s == NULL)
 			log_info("%s job for %s: telling every client before "
 			    "its command is stopped", type,

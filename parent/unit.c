@@ -319,8 +319,7 @@ unit_checked(struct dbusd_req *req, void *arg)
 	struct unit_state	 st;
 	int			 r;
 
-	memset(&st, 0, sizeof(st));
-	r = dbusd_unit_state_end(req, &st);
+	r = dbusd_unit_state_end(req, &st);	/* fills st when 0 */
 	dbusd_req_free(req);
 	s->u.read = NULL;
 	if (r < 0) {
