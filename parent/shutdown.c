@@ -98,10 +98,7 @@ parent_failclosed(void)
 	sd_notify(0, "STOPPING=1\nSTATUS=failing closed");
 	log_warnx("failing closed: stopping every unit");
 	stop_all();
-	/* A hostile relay is not waited for: it dies with us. */
-	if (parent->relay_fd != -1)
-		close(parent->relay_fd);
-	parent->relay_fd = -1;
+	/* A hostile relay is not waited for: fatal()'s exit closes it. */
 }
 
 /* Every unit stopped and confirmed gone, then the relay, then us. */
