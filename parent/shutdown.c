@@ -80,7 +80,6 @@ shutdown_relay(void)
 	if (parent->relay_pid <= 0)
 		return;
 	close(parent->relay_fd);
-	parent->relay_fd = -1;
 	for (i = 0; i < 100; i++) {
 		if (waitpid(parent->relay_pid, NULL, WNOHANG) ==
 		    parent->relay_pid)
@@ -140,8 +139,7 @@ shutdown_begin(void)
 		return;
 	parent->stopping = 1;
 	sd_notify(0, "STOPPING=1\nSTATUS=telling clients");
-	if (parent->relay_fd == -1 ||
-	    imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
+	if (imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
 		log_warn("send SHUTDOWN to relay");
 		shutdown_finish();
 	}
