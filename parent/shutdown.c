@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -14,12 +14,10 @@
 
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 
 #include "proto/config.h"
-#include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
 
