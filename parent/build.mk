@@ -10,9 +10,9 @@ opencode-pty-supervisor_SRCS	= parent/main.c \
 				   parent/session.c parent/sessq.c \
 				   parent/start.c parent/unit.c \
 				   parent/shutdown.c parent/status.c \
-				   parent/journal.c parent/features.c \
-				   parent/privdrop.c parent/dircheck.c \
-				   parent/pty.c parent/pts.c parent/signal.c \
+				   parent/features.c parent/privdrop.c \
+				   parent/dircheck.c parent/pty.c parent/pts.c \
+				   parent/signal.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_WIRE_SRCS) \

@@ -124,10 +124,8 @@ void	parent_shutdown_done(void);
 void	parent_self_job(const char *);
 int	parent_exit_check(struct session *);
 
-/* status.c */
+/* status.c: the STATUS= line; a session's journal record */
 void	parent_status(void);
-
-/* journal.c */
 void	journal_session(const struct session *);
 void	argv_digest(const struct start_args *, char [65]);
 

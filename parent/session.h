@@ -125,7 +125,7 @@ struct session {
 	struct dbusd_req	*kill_req;
 	uint8_t			 sigq[8];
 	size_t			 sigq_n;
-	/* journal.c */
+	/* status.c: the journal record */
 	uint32_t		 runtime;
 	uint32_t		 argc;
 	char			 argv_hash[65];

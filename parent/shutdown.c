@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -80,7 +79,6 @@ shutdown_relay(void)
 	if (parent->relay_pid <= 0)
 		return;
 	close(parent->relay_fd);
-	parent->relay_fd = -1;
 	for (i = 0; i < 100; i++) {
 		if (waitpid(parent->relay_pid, NULL, WNOHANG) ==
 		    parent->relay_pid)
@@ -98,10 +96,7 @@ parent_failclosed(void)
 	sd_notify(0, "STOPPING=1\nSTATUS=failing closed");
 	log_warnx("failing closed: stopping every unit");
 	stop_all();
-	/* A hostile relay is not waited for: it dies with us. */
-	if (parent->relay_fd != -1)
-		close(parent->relay_fd);
-	parent->relay_fd = -1;
+	/* A hostile relay is not waited for: fatal()'s exit closes it. */
 }
 
 /* Every unit stopped and confirmed gone, then the relay, then us. */
@@ -143,8 +138,7 @@ shutdown_begin(void)
 		return;
 	parent->stopping = 1;
 	sd_notify(0, "STOPPING=1\nSTATUS=telling clients");
-	if (parent->relay_fd == -1 ||
-	    imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
+	if (imsg_send(parent->relay_fd, IMSG_SHUTDOWN, 0, -1, NULL, 0) == -1) {
 		log_warn("send SHUTDOWN to relay");
 		shutdown_finish();
 	}
@@ -173,14 +167,6 @@ parent_shutdown(int sig, short ev, void *arg)
 	shutdown_begin();
 }
 
-/* A job that ends our process; a start job on our running unit does not. */
-static int
-job_is_stop(const char *type)
-{
-	return strcmp(type, "stop") == 0 || strcmp(type, "restart") == 0 ||
-	    strcmp(type, "try-restart") == 0;
-}
-
 /*
  * A command killed by a signal the parent did not send may be one PID 1
  * stopped for our own stop: theirs run first, and the end of one can be
@@ -207,7 +193,9 @@ jobs_read(struct dbusd_req *req, void *arg)
 	else if (r < 0)
 		log_warnx("session %u: jobs of %s: %s", s->sid,
 		    OPTY_SUPERVISOR_UNIT, strerror(-r));
-	else if (r > 0 && job_is_stop(type)) {
+	else if (r > 0 && (strcmp(type, "stop") == 0 ||
+	    strcmp(type, "restart") == 0 ||
+	    strcmp(type, "try-restart") == 0)) {
 		if (s == NULL)
 			log_info("%s job for %s: telling every client before "
 			    "its command is stopped", type,

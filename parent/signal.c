@@ -94,8 +94,8 @@ signal_request(struct session *s, struct imsg *m)
 	struct imsg_signal	sg;
 
 	sg.signo = signal_of(s, m);
-	if (s->sigq_n > 0 && s->sigq[s->sigq_n - 1] == sg.signo &&
-	    s->kill_req != NULL)
+	/* Waiting signals mean a KillUnit is in flight (signal_next). */
+	if (s->sigq_n > 0 && s->sigq[s->sigq_n - 1] == sg.signo)
 		return;
 	if (s->sigq_n == sizeof(s->sigq)) {
 		log_info_limited(&signal_dropped, "session %u: signal %u "

@@ -14,12 +14,10 @@
 
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 
 #include "proto/config.h"
-#include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
 
@@ -319,8 +317,7 @@ unit_checked(struct dbusd_req *req, void *arg)
 	struct unit_state	 st;
 	int			 r;
 
-	memset(&st, 0, sizeof(st));
-	r = dbusd_unit_state_end(req, &st);
+	r = dbusd_unit_state_end(req, &st);	/* fills st when 0 */
 	dbusd_req_free(req);
 	s->u.read = NULL;
 	if (r < 0) {
