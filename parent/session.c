@@ -19,6 +19,7 @@
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -67,24 +68,19 @@ session_send_code(struct session *s, uint32_t type, int code)
 
 /*
  * The transition running keeps going on the emptied slot; the slot's
- * timers and its devpts instance (pts.c) outlive the session.
+ * own fields (session.h: sid and those after it) and the unit's timer
+ * outlive the session.
  */
 static void
 session_clear(struct session *s)
 {
-	struct session	keep = *s;
+	struct event	*timer = s->u.timer;
 
-	memset(s, 0, sizeof(*s));
-	s->sid = keep.sid;
+	memset(s, 0, offsetof(struct session, sid));
+	s->u.timer = timer;
 	s->relay_end = -1;
 	s->pidfd = -1;
 	s->dirfd = -1;
-	s->u.timer = keep.u.timer;
-	s->pts_timer = keep.pts_timer;
-	s->pts = keep.pts;
-	memcpy(s->pts_of, keep.pts_of, sizeof(s->pts_of));
-	s->pts_ready = keep.pts_ready;
-	memcpy(s->pts_old, keep.pts_old, sizeof(s->pts_old));
 }
 
 /* Everything the slot holds is given back; the slot is FREE. */

@@ -77,7 +77,6 @@ struct unit {
 };
 
 struct session {
-	uint32_t		 sid;
 	enum sess_state		 state;
 	int			 relay_end;	/* PTY master for the relay */
 	/* the peer's (SO_PEERCRED); its unit's invocation, at admission */
@@ -100,21 +99,10 @@ struct session {
 	int			 dirfd;
 	/* directory check, told after auth */
 	int			 start_code;
-	/*
-	 * pts.c: the slot's devpts instance, which outlives its session
-	 * (session_clear keeps it) to serve the next one: named from the
-	 * unit that made it (pts_of, "" while no mount unit may exist),
-	 * its mount unit's start in flight, and its wait.
-	 */
-	struct pts_names	 pts;
-	char			 pts_of[64];
+	/* pts.c: its instance's mount unit's start in flight, its wait */
 	struct dbusd_req	*pts_req;
-	int			 pts_ready;	/* seen mounted by statfs */
-	struct event		*pts_timer;
 	uint64_t		 pts_deadline;	/* CLOCK_MONOTONIC usec */
 	uint32_t		 pts_wait_usec;
-	/* the slot's instance given up, removed at its next start */
-	char			 pts_old[96];
 	/* auth.c; a read outside an admission's turn is the start's. */
 	int			 pidfd;		/* the admitted peer's */
 	struct dbusd_req	*auth_req;	/* its identity read */
@@ -131,6 +119,19 @@ struct session {
 	char			 argv_hash[65];
 	uint64_t		 bytes_in;
 	uint64_t		 bytes_out;
+	/*
+	 * The slot's, kept by session_clear() (which zeroes all above but
+	 * the unit's timer): its id, pts.c's timer and devpts instance,
+	 * which serves the next session: named from the unit that made it
+	 * (pts_of, "" while no mount unit may exist).
+	 */
+	uint32_t		 sid;
+	struct event		*pts_timer;
+	struct pts_names	 pts;
+	char			 pts_of[64];
+	int			 pts_ready;	/* seen mounted by statfs */
+	/* the slot's instance given up, removed at its next start */
+	char			 pts_old[96];
 };
 
 /* session.c: the table, and the relay's door to it. */
