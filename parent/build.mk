@@ -11,8 +11,7 @@ opencode-pty-supervisor_SRCS	= parent/main.c \
 				   parent/start.c parent/unit.c \
 				   parent/shutdown.c parent/status.c \
 				   parent/features.c parent/privdrop.c \
-				   parent/dircheck.c parent/pty.c parent/pts.c \
-				   parent/signal.c \
+				   parent/pty.c parent/pts.c parent/signal.c \
 				   $(DBUSD_SRCS) $(PROTO_IMSG_SRCS) \
 				   $(PROTO_ARG_SRCS) $(PROTO_LOG_SRCS) \
 				   $(PROTO_WIRE_SRCS) \
@@ -21,7 +20,7 @@ opencode-pty-supervisor_LIBS	= $(LIBEVENT) $(LIBSYSTEMD)
 
 TESTS				+= test_dircheck test_parent_session
 test_dircheck_SRCS		= regress/unit/test_dircheck.c \
-				   parent/dircheck.c $(PROTO_LOG_SRCS)
+				   $(PROTO_LOG_SRCS)
 test_dircheck_LIBS		:= $(LIBSECCOMP) $(LIBSYSTEMD)
 # No two files of parent/ or dbusd/ call each other (the objects' calls).
 SCRIPT_TESTS			+= regress/host/parent-rings.sh

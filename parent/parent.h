@@ -63,9 +63,6 @@ void	features_report(struct dbusd *);
 /* privdrop.c */
 void	parent_drop_privileges(void);
 
-/* dircheck.c: 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
-int	dircheck_start(int, const struct msg_start *);
-
 /* relayproc.c */
 void	relayproc_start(int);
 void	relayproc_lost(const char *) __attribute__((noreturn));

@@ -1,18 +1,25 @@
 /*
  * start.c: the start of a session's unit (root parent).  Checks the
- * directory descriptor against what the client claimed and keeps the
- * request; once session.c has had the client authenticated again, names
- * the unit and has its devpts instance mounted (pts.c); then opens the
- * session's terminal in it, builds the StartTransientUnit call and sends
- * it without blocking the parent's loop.  The relay's decoding is not
- * trusted: the request is decoded again here from the imsg payload.
+ * directory descriptor, the client's, against what the client claimed
+ * (a directory, of the claimed st_dev and st_ino) without waiting on
+ * the client's file system, and keeps the request; once session.c has
+ * had the client authenticated again, names the unit and has its
+ * devpts instance mounted (pts.c); then opens the session's terminal in
+ * it, builds the StartTransientUnit call and sends it without blocking
+ * the parent's loop.  The relay's decoding is not trusted: the request
+ * is decoded again here from the imsg payload.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +144,41 @@ start_unit(struct session *s)
 	s->dirfd = -1;
 	/* From here on a unit of that name may exist until seen gone. */
 	unit_step(s, U_CALLED);
+	return 0;
+}
+
+/*
+ * The directory is the client's: it may sit on a FUSE file system its
+ * user runs, or on a hung NFS mount, and this runs in the root event
+ * loop.  statx() with AT_STATX_DONT_SYNC asks for the type and inode
+ * number the kernel already holds, without a round trip to the file
+ * system's server (SECURITY.md, "The directory check").  A NULL path
+ * (Linux >= 6.11) is the descriptor itself, with no path walk at all;
+ * an older kernel answers EFAULT and is asked with "", the same
+ * descriptor through an empty path walk.  0, ERR_NOTDIR or
+ * ERR_DIR_MISMATCH.
+ */
+static int
+dircheck_start(int dirfd, const struct msg_start *ms)
+{
+	const int	 fl = AT_EMPTY_PATH | AT_STATX_DONT_SYNC |
+			    AT_NO_AUTOMOUNT;
+	const unsigned	 mask = STATX_TYPE | STATX_INO;
+	struct statx	 stx;
+
+	memset(&stx, 0, sizeof(stx));
+	/* glibc's statx() declares the path non-null: the raw call. */
+	if (syscall(SYS_statx, dirfd, NULL, fl, mask, &stx) == -1 &&
+	    (errno != EFAULT || statx(dirfd, "", fl, mask, &stx) == -1)) {
+		log_warn("statx directory");
+		return ERR_NOTDIR;
+	}
+	if ((stx.stx_mask & mask) != mask || !S_ISDIR(stx.stx_mode))
+		return ERR_NOTDIR;
+	/* st_dev as the client's fstat() encodes it (glibc's makedev). */
+	if ((uint64_t)makedev(stx.stx_dev_major, stx.stx_dev_minor) !=
+	    ms->dev || stx.stx_ino != ms->ino)
+		return ERR_DIR_MISMATCH;
 	return 0;
 }
 
