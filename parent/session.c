@@ -367,13 +367,12 @@ session_step(struct session *s, enum parent_session_ev ev, struct imsg *m,
 void
 parent_session_drain(void)
 {
-	enum parent_session_ev	 ev;
-	uint32_t		 sid;
-	int			 code;
+	const struct sess_news	*n;
 
 	/* News without a row changes nothing in that state. */
-	while (sessq_pop(&sid, &ev, &code))
-		(void)session_step(&parent->sessions[sid], ev, NULL, code);
+	while ((n = sessq_pop()) != NULL)
+		(void)session_step(&parent->sessions[n->sid], n->ev, NULL,
+		    n->code);
 }
 
 static void

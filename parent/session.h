@@ -140,8 +140,13 @@ void	parent_session_drain(void);
 void	parent_dispatch_relay(int, short, void *);
 
 /* sessq.c: the steps' news, queued for the table. */
+struct sess_news {
+	uint32_t		 sid;
+	enum parent_session_ev	 ev;
+	int			 code;
+};
 void	sessq_init(struct event_base *, void (*)(int, short, void *));
 void	parent_session_post(struct session *, enum parent_session_ev, int);
-int	sessq_pop(uint32_t *, enum parent_session_ev *, int *);
+const struct sess_news	*sessq_pop(void);
 
 #endif

@@ -22,11 +22,7 @@
  */
 #define SESSQ_MAX	(4 * OPTY_MAX_SLOTS)
 
-static struct {
-	uint32_t		 sid;
-	enum parent_session_ev	 ev;
-	int			 code;
-} sessq[SESSQ_MAX];
+static struct sess_news	 sessq[SESSQ_MAX];
 static size_t		 sessq_head, sessq_len;
 static struct event	*sessq_ev;
 
@@ -49,25 +45,22 @@ parent_session_post(struct session *s, enum parent_session_ev ev, int code)
 	if (sessq_len == SESSQ_MAX)
 		fatalx("session %u: event %d: the session queue is full",
 		    s->sid, ev);
-	sessq[sessq_len].sid = s->sid;
-	sessq[sessq_len].ev = ev;
-	sessq[sessq_len].code = code;
-	sessq_len++;
+	sessq[sessq_len++] = (struct sess_news){ .sid = s->sid, .ev = ev,
+	    .code = code };
 	if (sessq_ev != NULL)
 		event_active(sessq_ev, EV_TIMEOUT, 0);
 }
 
-/* The oldest event, 0 once the queue is empty. */
-int
-sessq_pop(uint32_t *sid, enum parent_session_ev *ev, int *code)
+/*
+ * The oldest news, NULL once the queue is empty; it stays in place
+ * while the table acts on it (posts only append).
+ */
+const struct sess_news *
+sessq_pop(void)
 {
 	if (sessq_head == sessq_len) {
 		sessq_head = sessq_len = 0;
-		return 0;
+		return NULL;
 	}
-	*sid = sessq[sessq_head].sid;
-	*ev = sessq[sessq_head].ev;
-	*code = sessq[sessq_head].code;
-	sessq_head++;
-	return 1;
+	return &sessq[sessq_head++];
 }

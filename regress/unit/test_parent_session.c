@@ -440,7 +440,6 @@ static void
 test_news_queued(void **state)
 {
 	struct session	*s = running(7);
-	uint32_t	 sid;
 	char		 b;
 
 	(void)state;
@@ -452,8 +451,7 @@ test_news_queued(void **state)
 	assert_int_equal(s->state, SS_ENDED);
 	assert_int_equal(relay_reads(7, NULL, NULL), IMSG_EXIT);
 	assert_int_equal(recv(t_relay, &b, 1, MSG_DONTWAIT), -1);
-	assert_int_equal(sessq_pop(&sid, &(enum parent_session_ev){ 0 },
-	    &(int){ 0 }), 0);
+	assert_null(sessq_pop());
 }
 
 /*
