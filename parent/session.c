@@ -68,16 +68,12 @@ session_send_code(struct session *s, uint32_t type, int code)
 
 /*
  * The transition running keeps going on the emptied slot; the slot's
- * own fields (session.h: sid and those after it) and the unit's timer
- * outlive the session.
+ * own fields (session.h: sid and those after it) outlive the session.
  */
 static void
 session_clear(struct session *s)
 {
-	struct event	*timer = s->u.timer;
-
 	memset(s, 0, offsetof(struct session, sid));
-	s->u.timer = timer;
 	s->relay_end = -1;
 	s->pidfd = -1;
 	s->dirfd = -1;
@@ -94,7 +90,7 @@ session_reset(struct session *s)
 		close(s->pidfd);
 	dbusd_req_free(s->u.read);	/* cancels what is in flight */
 	dbusd_req_free(s->kill_req);
-	evtimer_del(s->u.timer);
+	evtimer_del(s->u_timer);
 	session_clear(s);
 }
 
@@ -392,9 +388,9 @@ parent_session_init(void)
 	for (i = 0; i < OPTY_MAX_SLOTS; i++) {
 		s = &parent->sessions[i];
 		s->sid = i;
-		s->u.timer = evtimer_new(parent->base, unit_timer, s);
+		s->u_timer = evtimer_new(parent->base, unit_timer, s);
 		s->pts_timer = evtimer_new(parent->base, pts_timer, s);
-		if (s->u.timer == NULL || s->pts_timer == NULL)
+		if (s->u_timer == NULL || s->pts_timer == NULL)
 			fatalx("evtimer_new");
 		session_clear(s);
 	}

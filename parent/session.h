@@ -68,7 +68,6 @@ struct unit {
 	char			 job[128];	/* its start job */
 	struct dbusd_req	*read;		/* the state read in flight */
 	int			 reread;	/* a read asked meanwhile */
-	struct event		*timer;		/* the next state read */
 	struct unit_state	 seen;		/* the last read */
 	struct unit_state	 result;	/* read once the main exited */
 	uint64_t		 deadline;	/* once released: stop budget */
@@ -120,12 +119,14 @@ struct session {
 	uint64_t		 bytes_in;
 	uint64_t		 bytes_out;
 	/*
-	 * The slot's, kept by session_clear() (which zeroes all above but
-	 * the unit's timer): its id, pts.c's timer and devpts instance,
-	 * which serves the next session: named from the unit that made it
-	 * (pts_of, "" while no mount unit may exist).
+	 * The slot's, kept by session_clear() (which zeroes all above):
+	 * its id, unit.c's timer (the unit's next state read), pts.c's
+	 * timer and devpts instance, which serves the next session: named
+	 * from the unit that made it (pts_of, "" while no mount unit may
+	 * exist).
 	 */
 	uint32_t		 sid;
+	struct event		*u_timer;
 	struct event		*pts_timer;
 	struct pts_names	 pts;
 	char			 pts_of[64];

@@ -46,7 +46,7 @@ unit_arm(struct session *s, uint64_t usec)
 	/* Both fit: UINT64_MAX / 10^6 is far below the time_t maximum. */
 	tv.tv_sec = (time_t)(usec / 1000000);
 	tv.tv_usec = (suseconds_t)(usec % 1000000);
-	evtimer_add(s->u.timer, &tv);
+	evtimer_add(s->u_timer, &tv);
 }
 
 /* Not waited for: a failure PID 1 or the bus answers is logged. */

@@ -221,7 +221,7 @@ teardown(void **state)
 
 	(void)state;
 	for (i = 0; i < OPTY_MAX_SLOTS; i++)
-		event_free(parent->sessions[i].u.timer);
+		event_free(parent->sessions[i].u_timer);
 	event_free(sessq_ev);
 	sessq_ev = NULL;
 	close(parent->relay_fd);

@@ -137,10 +137,10 @@ fresh(void)
 
 	if (base == NULL)
 		assert_non_null(base = event_base_new());
-	if (s.u.timer != NULL)
-		event_free(s.u.timer);
+	if (s.u_timer != NULL)
+		event_free(s.u_timer);
 	memset(&s, 0, sizeof(s));
-	assert_non_null(s.u.timer = evtimer_new(base, unit_timer, &s));
+	assert_non_null(s.u_timer = evtimer_new(base, unit_timer, &s));
 	snprintf(s.u.name, sizeof(s.u.name), "%s", "opencode-pty-x.service");
 	snprintf(s.u.job, sizeof(s.u.job), "%s",
 	    "/org/freedesktop/systemd1/job/7");
