@@ -163,7 +163,7 @@ int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
 	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
 
-/* pid1.c */
+/* ident.c: Manager.Version, at open */
 int	pid1_probe(struct dbusd *);
 
 /* match.c */

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-/* NOLINTNEXTLINE(bugprone-suspicious-include): its decoder is static */
+/* NOLINTNEXTLINE(bugprone-suspicious-include): its table is static */
 #include "dbusd/ident.c"
 
 #define UNIT	"org.freedesktop.systemd1.Unit"
@@ -62,6 +62,22 @@ vay(const char *iface, const char *name, const void *p, size_t n)
 
 	strcpy(v.sig, "ay");
 	return v;
+}
+
+/*
+ * The identity decoded as dbusd_client_ident_end() decodes an active
+ * unit's: every row of ident.c's table, all or nothing.
+ */
+static int
+ident_decode(const struct prop_value *v, size_t nv, struct client_ident *out)
+{
+	struct client_ident	tmp = { 0 };
+	int			r;
+
+	if ((r = props_decode(ident_want, ident_nwant, v, nv, &tmp)) < 0)
+		return r;
+	*out = tmp;
+	return 0;
 }
 
 /* The five properties as systemd publishes them. */
