@@ -145,7 +145,8 @@ int	props_pts_message(sd_bus *, const struct pts_names *, uid_t, gid_t,
 	    sd_bus_message **);
 int	props_decode(const struct prop_want *, size_t,
 	    const struct prop_value *, size_t, void *);
-int	prop_read_variant(sd_bus_message *, struct prop_value *);
+int	prop_read_variant(sd_bus_message *, const char *, const char *,
+	    struct prop_value *);
 
 /* req.c: the request layer, below bus.c; and the calls built on it */
 void	req_init(struct dbusd *);

@@ -440,12 +440,9 @@ get_all_parse(sd_bus_message *reply, const char *iface,
 			r = sd_bus_message_skip(reply, "v");
 		else if (*nv >= WANT_MAX * 2)
 			return -EBADMSG;	/* more answers than asked */
-		else {
-			memset(&v[*nv], 0, sizeof(v[*nv]));
-			v[*nv].iface = iface;
-			v[*nv].name = want[i].name;
-			r = prop_read_variant(reply, &v[(*nv)++]);
-		}
+		else
+			r = prop_read_variant(reply, iface, want[i].name,
+			    &v[(*nv)++]);
 		if (r < 0)
 			return r == -ENXIO ? -EBADMSG : r;
 		if ((r = sd_bus_message_exit_container(reply)) < 0)
@@ -480,10 +477,8 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 			    nv);
 			continue;
 		}
-		memset(&v[*nv], 0, sizeof(v[*nv]));
-		v[*nv].iface = want[i].iface;
-		v[*nv].name = want[i].name;
-		r = prop_read_variant(reply, &v[(*nv)++]);
+		r = prop_read_variant(reply, want[i].iface, want[i].name,
+		    &v[(*nv)++]);
 	}
 	if (r == 0 && n != req->ncalls)
 		r = -EINVAL;
