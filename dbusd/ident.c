@@ -44,7 +44,7 @@ dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
 int
 dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 {
-	struct prop_value	v[WANT_MAX * 2];
+	struct prop_value	v[REQ_MAX_CALLS * 2];
 	struct client_ident	tmp = { 0 };
 	size_t			nv;
 	int			r;
@@ -76,7 +76,7 @@ int
 pid1_probe(struct dbusd *d)
 {
 	struct dbusd_req	*req;
-	struct prop_value	 v[WANT_MAX * 2];
+	struct prop_value	 v[REQ_MAX_CALLS * 2];
 	size_t			 nv;
 	int			 r;
 

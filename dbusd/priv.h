@@ -43,8 +43,7 @@ struct hintq {
 
 struct event;
 
-#define WANT_MAX	10	/* properties of one request */
-#define REQ_MAX_CALLS	WANT_MAX
+#define REQ_MAX_CALLS	10	/* one Get per property of a read */
 
 /*
  * Calls of ours waiting for a reply, at most.  The system bus refuses a
@@ -162,7 +161,7 @@ int	call_done(struct dbusd_req *, int, struct dbusd_req **);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
-	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
+	    size_t, struct prop_value [REQ_MAX_CALLS * 2], size_t *);
 
 /* ident.c: Manager.Version, at open */
 int	pid1_probe(struct dbusd *);

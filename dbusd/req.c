@@ -391,7 +391,7 @@ call_get_begin(struct dbusd *d, const char *obj, const struct prop_want *want,
 	int			 r = 0;
 
 	*out = NULL;
-	if (nw == 0 || nw > WANT_MAX)
+	if (nw == 0 || nw > REQ_MAX_CALLS)
 		return -EINVAL;
 	if (obj[0] != '/' &&
 	    (r = sd_bus_path_encode(SD_UNIT_PATH, obj, &enc)) < 0)
@@ -438,7 +438,7 @@ get_all_parse(sd_bus_message *reply, const char *iface,
 				break;
 		if (i == nw)
 			r = sd_bus_message_skip(reply, "v");
-		else if (*nv >= WANT_MAX * 2)
+		else if (*nv >= REQ_MAX_CALLS * 2)
 			return -EBADMSG;	/* more answers than asked */
 		else
 			r = prop_read_variant(reply, iface, want[i].name,
@@ -459,7 +459,7 @@ get_all_parse(sd_bus_message *reply, const char *iface,
  */
 int
 call_get_values(struct dbusd_req *req, const struct prop_want *want,
-    size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
+    size_t nw, struct prop_value v[REQ_MAX_CALLS * 2], size_t *nv)
 {
 	sd_bus_message	*reply;
 	size_t		 i, n = 0;
