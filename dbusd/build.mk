@@ -9,7 +9,7 @@
 DBUSD_SRCS		:= dbusd/bus.c dbusd/match.c \
 			   dbusd/ident.c \
 			   dbusd/props.c dbusd/unit.c \
-			   dbusd/name.c dbusd/req.c dbusd/pid1.c
+			   dbusd/name.c dbusd/req.c
 DBUSD_LIBS		 = $(LIBSYSTEMD) $(LIBEVENT)
 
 TESTS			+= test_dbusd_names test_dbusd_hintq \
@@ -25,7 +25,7 @@ test_dbusd_hintq_LIBS	 = $(DBUSD_LIBS)
 test_dbusd_props_SRCS	:= regress/unit/test_dbusd_props.c dbusd/props.c \
 			   dbusd/name.c proto/argcodec.c
 test_dbusd_props_LIBS	 = $(LIBSYSTEMD)
-# ident.c is compiled into its test, which drives its static decoder.
+# ident.c is compiled into its test, which reads its static table.
 test_dbusd_ident_SRCS	:= regress/unit/test_dbusd_ident.c \
 			   $(filter-out dbusd/ident.c,$(DBUSD_SRCS)) \
 			   proto/argcodec.c proto/log.c

@@ -125,7 +125,7 @@ int	dbusd_unit_state(struct dbusd *, const char *, struct unit_state *);
 int	dbusd_unit_wait(struct dbusd *, enum unit_method, const char *);
 int	dbusd_sweep_orphans(struct dbusd *);
 void	dbusd_hint_stats(struct dbusd *, unsigned *, unsigned *, uint64_t *);
-/* Manager.Version, read at open (dbusd/pid1.c). */
+/* Manager.Version, read at open (dbusd/ident.c). */
 const char *dbusd_pid1_version(const struct dbusd *);
 
 /* The host paths a session sees under its private /run, "-" prefixed

@@ -4,6 +4,11 @@
  * read only from the interface systemd defines it on; a ControlGroup or
  * MainPID answered by any other interface does not count.
  *
+ * And which systemd the root parent talks to, read once when it opens
+ * the bus (start-up, blocking) and logged: Manager.Version, which every
+ * systemd has, so a PID 1 that lacks it, refuses it or answers it with
+ * another type is not trusted and the open fails.
+ *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
@@ -13,6 +18,7 @@
 
 #include "dbusd/priv.h"
 #include "proto/config.h"
+#include "proto/log.h"
 
 #define FIELD(f)	offsetof(struct client_ident, f), \
 			sizeof(((struct client_ident *)0)->f)
@@ -27,20 +33,6 @@ static const struct prop_want ident_want[] = {
 };
 static const size_t ident_nwant = sizeof(ident_want) / sizeof(ident_want[0]);
 
-/* 0, or -EBADMSG when a property is missing, doubled, mistyped or long. */
-static int
-ident_decode(const struct prop_value *v, size_t nv, struct client_ident *out)
-{
-	struct client_ident	tmp = { 0 };
-	int			r;
-
-	/* All or nothing: a half-filled identity is never returned. */
-	if ((r = props_decode(ident_want, ident_nwant, v, nv, &tmp)) < 0)
-		return r;
-	*out = tmp;
-	return 0;
-}
-
 int
 dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
     struct dbusd_req **out)
@@ -52,7 +44,7 @@ dbusd_client_ident_begin(struct dbusd *d, dbusd_req_cb cb, void *arg,
 int
 dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 {
-	struct prop_value	v[WANT_MAX * 2];
+	struct prop_value	v[REQ_MAX_CALLS * 2];
 	struct client_ident	tmp = { 0 };
 	size_t			nv;
 	int			r;
@@ -67,5 +59,47 @@ dbusd_client_ident_end(struct dbusd_req *req, struct client_ident *out)
 		return r;
 	if (strcmp(tmp.active, "active") != 0)
 		return -ENOENT;
-	return ident_decode(v, nv, out);
+	/* All or nothing: a half-filled identity is never returned. */
+	if ((r = props_decode(ident_want, ident_nwant, v, nv, &tmp)) < 0)
+		return r;
+	*out = tmp;
+	return 0;
+}
+
+static const struct prop_want version_want[] = {
+	{ SD_MANAGER,	"Version",	"s",	offsetof(struct dbusd,
+	    pid1_version), sizeof(((struct dbusd *)0)->pid1_version) },
+};
+
+/* Blocking, before the matches: the parent serves nobody yet. */
+int
+pid1_probe(struct dbusd *d)
+{
+	struct dbusd_req	*req;
+	struct prop_value	 v[REQ_MAX_CALLS * 2];
+	size_t			 nv;
+	int			 r;
+
+	if ((r = call_get_begin(d, SD_PATH, version_want, 1, REQ_GET, NULL,
+	    NULL, &req)) == 0) {
+		if ((r = req_wait(req, NULL)) == 0 &&
+		    (r = call_get_values(req, version_want, 1, v, &nv)) == 0)
+			r = props_decode(version_want, 1, v, nv, d);
+		dbusd_req_free(req);
+	}
+	if (r == 0 && d->pid1_version[0] != '\0')
+		return 0;
+	d->pid1_version[0] = '\0';
+	if (r == 0 || r == -EBADMSG) {
+		log_warnx("PID 1: Manager.Version is not a version string");
+		return -EBADMSG;
+	}
+	log_warnx("PID 1: Manager.Version: %s", strerror(-r));
+	return r;
+}
+
+const char *
+dbusd_pid1_version(const struct dbusd *d)
+{
+	return d->pid1_version;
 }

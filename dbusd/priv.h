@@ -43,8 +43,7 @@ struct hintq {
 
 struct event;
 
-#define WANT_MAX	10	/* properties of one request */
-#define REQ_MAX_CALLS	WANT_MAX
+#define REQ_MAX_CALLS	10	/* one Get per property of a read */
 
 /*
  * Calls of ours waiting for a reply, at most.  The system bus refuses a
@@ -145,7 +144,8 @@ int	props_pts_message(sd_bus *, const struct pts_names *, uid_t, gid_t,
 	    sd_bus_message **);
 int	props_decode(const struct prop_want *, size_t,
 	    const struct prop_value *, size_t, void *);
-int	prop_read_variant(sd_bus_message *, struct prop_value *);
+int	prop_read_variant(sd_bus_message *, const char *, const char *,
+	    struct prop_value *);
 
 /* req.c: the request layer, below bus.c; and the calls built on it */
 void	req_init(struct dbusd *);
@@ -161,9 +161,9 @@ int	call_done(struct dbusd_req *, int, struct dbusd_req **);
 int	call_get_begin(struct dbusd *, const char *, const struct prop_want *,
 	    size_t, enum req_kind, dbusd_req_cb, void *, struct dbusd_req **);
 int	call_get_values(struct dbusd_req *, const struct prop_want *,
-	    size_t, struct prop_value [WANT_MAX * 2], size_t *);
+	    size_t, struct prop_value [REQ_MAX_CALLS * 2], size_t *);
 
-/* pid1.c */
+/* ident.c: Manager.Version, at open */
 int	pid1_probe(struct dbusd *);
 
 /* match.c */

@@ -407,14 +407,21 @@ props_decode(const struct prop_want *want, size_t nw,
 	return 0;
 }
 
-/* Reads one variant at the current position, whatever type it holds. */
+/*
+ * Reads one variant at the current position, whatever type it holds, as
+ * the value of the property that was asked for.
+ */
 int
-prop_read_variant(sd_bus_message *m, struct prop_value *v)
+prop_read_variant(sd_bus_message *m, const char *iface, const char *name,
+    struct prop_value *v)
 {
 	const char	*contents;
 	char		 type;
 	int		 r;
 
+	memset(v, 0, sizeof(*v));
+	v->iface = iface;
+	v->name = name;
 	if ((r = sd_bus_message_peek_type(m, &type, &contents)) < 0)
 		return r;
 	if (r == 0 || type != 'v' || contents == NULL ||

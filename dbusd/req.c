@@ -391,7 +391,7 @@ call_get_begin(struct dbusd *d, const char *obj, const struct prop_want *want,
 	int			 r = 0;
 
 	*out = NULL;
-	if (nw == 0 || nw > WANT_MAX)
+	if (nw == 0 || nw > REQ_MAX_CALLS)
 		return -EINVAL;
 	if (obj[0] != '/' &&
 	    (r = sd_bus_path_encode(SD_UNIT_PATH, obj, &enc)) < 0)
@@ -438,14 +438,11 @@ get_all_parse(sd_bus_message *reply, const char *iface,
 				break;
 		if (i == nw)
 			r = sd_bus_message_skip(reply, "v");
-		else if (*nv >= WANT_MAX * 2)
+		else if (*nv >= REQ_MAX_CALLS * 2)
 			return -EBADMSG;	/* more answers than asked */
-		else {
-			memset(&v[*nv], 0, sizeof(v[*nv]));
-			v[*nv].iface = iface;
-			v[*nv].name = want[i].name;
-			r = prop_read_variant(reply, &v[(*nv)++]);
-		}
+		else
+			r = prop_read_variant(reply, iface, want[i].name,
+			    &v[(*nv)++]);
 		if (r < 0)
 			return r == -ENXIO ? -EBADMSG : r;
 		if ((r = sd_bus_message_exit_container(reply)) < 0)
@@ -462,7 +459,7 @@ get_all_parse(sd_bus_message *reply, const char *iface,
  */
 int
 call_get_values(struct dbusd_req *req, const struct prop_want *want,
-    size_t nw, struct prop_value v[WANT_MAX * 2], size_t *nv)
+    size_t nw, struct prop_value v[REQ_MAX_CALLS * 2], size_t *nv)
 {
 	sd_bus_message	*reply;
 	size_t		 i, n = 0;
@@ -480,10 +477,8 @@ call_get_values(struct dbusd_req *req, const struct prop_want *want,
 			    nv);
 			continue;
 		}
-		memset(&v[*nv], 0, sizeof(v[*nv]));
-		v[*nv].iface = want[i].iface;
-		v[*nv].name = want[i].name;
-		r = prop_read_variant(reply, &v[(*nv)++]);
+		r = prop_read_variant(reply, want[i].iface, want[i].name,
+		    &v[(*nv)++]);
 	}
 	if (r == 0 && n != req->ncalls)
 		r = -EINVAL;

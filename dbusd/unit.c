@@ -126,7 +126,7 @@ int
 dbusd_unit_state_end(struct dbusd_req *req, struct unit_state *out)
 {
 	struct state_raw	raw = { .load = "" };
-	struct prop_value	v[WANT_MAX * 2];
+	struct prop_value	v[REQ_MAX_CALLS * 2];
 	size_t			nv;
 	int			r;
 

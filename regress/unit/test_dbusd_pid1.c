@@ -1,6 +1,6 @@
 /*
  * test_dbusd_pid1.c: cmocka tests of what the root parent concludes from
- * PID 1's answers about itself (dbusd/pid1.c).  A child process plays
+ * PID 1's answers about itself (dbusd/ident.c).  A child process plays
  * PID 1 on the other end of a socketpair (a peer-to-peer sd-bus server,
  * no daemon) and answers Properties.Get of Manager.Version the way
  * each case needs: a version, of the wrong type, refused, or unknown.
