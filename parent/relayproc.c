@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -97,42 +98,23 @@ relayproc_ids(struct relayproc_args *x)
 	endpwent();
 }
 
-/* Reads fd from its start to EOF into the digest; -1 on a read error. */
-static int
-relayproc_hash_fd(int fd, char hex[SHA256_HEX_LEN + 1])
-{
-	static uint8_t		 chunk[65536];
-	struct sha256_ctx	 ctx;
-	uint8_t			 d[SHA256_DIGEST_LEN];
-	ssize_t			 n;
-
-	sha256_init(&ctx);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		sha256_update(&ctx, chunk, (size_t)n);
-	}
-	sha256_final(&ctx, d);
-	sha256_hex(d, hex);
-	return 0;
-}
-
 /*
  * Opens the installed relay and hashes all of it through the descriptor
  * that will be executed, so what runs is what was compared: the path is
  * not looked up again.  Only root can change the file (root-owned, not
  * writable by group or other, checked here too) and exec refuses a file
  * open for writing (ETXTBSY), so the content cannot change in between
- * except by root.
+ * except by root.  Mapped, its whole size is hashed in one call.
  */
 static int
 relayproc_open_verified(void)
 {
-	char		 hex[SHA256_HEX_LEN + 1];
-	struct stat	 st;
-	int		 fd;
+	char			 hex[SHA256_HEX_LEN + 1];
+	uint8_t			 d[SHA256_DIGEST_LEN];
+	struct sha256_ctx	 ctx;
+	struct stat		 st;
+	void			*map;
+	int			 fd;
 
 	if ((fd = open(OPTY_RELAY_PATH, O_RDONLY | O_NOCTTY | O_CLOEXEC)) ==
 	    -1)
@@ -143,8 +125,14 @@ relayproc_open_verified(void)
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		fatalx("%s: not a regular file owned by root and writable "
 		    "only by root", OPTY_RELAY_PATH);
-	if (relayproc_hash_fd(fd, hex) == -1)
-		fatal("read %s", OPTY_RELAY_PATH);
+	if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+	    0)) == MAP_FAILED)
+		fatal("mmap %s", OPTY_RELAY_PATH);
+	sha256_init(&ctx);
+	sha256_update(&ctx, map, (size_t)st.st_size);
+	sha256_final(&ctx, d);
+	sha256_hex(d, hex);
+	munmap(map, (size_t)st.st_size);
 	if (strcmp(hex, OPTY_RELAY_SHA256) != 0)
 		fatalx("relay binary does not match the one this supervisor "
 		    "was built with: %s has sha256 %s, expected %s",
