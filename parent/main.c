@@ -10,8 +10,6 @@
  */
 #include <sys/types.h>
 
-#include <grp.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,17 +32,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: opencode-pty-supervisor [-v]\n");
 	exit(2);
-}
-
-static void
-user_lookup(void)
-{
-	struct passwd	*pw;
-
-	if ((pw = getpwnam(OPTY_USER)) == NULL)
-		fatalx("user %s not found", OPTY_USER);
-	parent->user_uid = pw->pw_uid;
-	parent->user_gid = pw->pw_gid;
 }
 
 static void
@@ -118,7 +105,6 @@ main(int argc, char *argv[])
 	parent->relay_pid = -1;
 	parent->relay_fd = -1;
 	features_check();
-	user_lookup();
 	parent->tty_gid = pty_check();
 	relayproc_start(verbose);
 	parent_drop_privileges();

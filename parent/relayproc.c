@@ -1,13 +1,13 @@
 /*
- * relayproc.c: starts the unprivileged relay (root parent side): the run
- * directory, the relay's empty root and the listening socket it alone
- * will hold, then the relay itself.  The relay is a fresh image executed
- * from a descriptor whose whole content the parent has just hashed and
- * compared with the SHA-256 embedded at build time (the relay this
- * supervisor was built with), with only the channel, the listening
- * socket and its own journal stream open and its numeric ids on the
- * command line; it drops its own privileges before it reads a client
- * byte.
+ * relayproc.c: starts the unprivileged relay (root parent side): the
+ * session and relay users' ids, the run directory, the relay's empty
+ * root and the listening socket it alone will hold, then the relay
+ * itself.  The relay is a fresh image executed from a descriptor whose
+ * whole content the parent has just hashed and compared with the
+ * SHA-256 embedded at build time (the relay this supervisor was built
+ * with), with only the channel, the listening socket and its own
+ * journal stream open and its numeric ids on the command line; it drops
+ * its own privileges before it reads a client byte.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -83,11 +83,20 @@ relayproc_exec(struct relayproc_args *x)
 	_exit(127);
 }
 
+/*
+ * The start-up's user look-ups: the session user's ids, for the run
+ * directory, the socket and every session; the relay user's, for the
+ * relay's command line.
+ */
 static void
 relayproc_ids(struct relayproc_args *x)
 {
 	struct passwd	*pw;
 
+	if ((pw = getpwnam(OPTY_USER)) == NULL)
+		fatalx("user %s not found", OPTY_USER);
+	parent->user_uid = pw->pw_uid;
+	parent->user_gid = pw->pw_gid;
 	if ((pw = getpwnam(OPTY_RELAY_USER)) == NULL)
 		fatalx("relay user %s not found", OPTY_RELAY_USER);
 	if (pw->pw_uid == 0 || pw->pw_gid == 0)
@@ -235,13 +244,13 @@ relayproc_start(int verbose)
 	pid_t			 pid;
 
 	memset(&x, 0, sizeof(x));
+	relayproc_ids(&x);
 	rundir_make();
 	x.lfd = relay_listen();
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
 		fatal("socketpair");
 	x.chfd = ch[1];
 	x.verbose = verbose;
-	relayproc_ids(&x);
 	x.exefd = relayproc_open_verified();
 	/*
 	 * The relay's stderr is a journal stream of its own, opened here by
