@@ -83,6 +83,10 @@ bus_start(void)
 	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
 		fatalx("orphan sweep: %s", strerror(-r));
 	log_info("orphan sweep stopped %d unit(s)", r);
+	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
+	    dbusd_pid1_version(parent->bus), parent->landlock_unscoped ?
+	    "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" :
+	    "yes");
 }
 
 int
@@ -115,7 +119,6 @@ main(int argc, char *argv[])
 	signals_setup();
 	log_setexit(parent_failclosed);
 	bus_start();
-	features_report(parent->bus);
 	parent->relay_ev = event_new(parent->base, parent->relay_fd,
 	    EV_READ | EV_PERSIST, parent_dispatch_relay, NULL);
 	if (parent->relay_ev == NULL || event_add(parent->relay_ev, NULL))

@@ -57,8 +57,6 @@ extern struct parent *parent;
 
 /* Refuses to start (fatalx) without what sessions need; before the relay. */
 void	features_check(void);
-/* Logs the optional hardening in force; once the bus is open. */
-void	features_report(struct dbusd *);
 
 /* privdrop.c */
 void	parent_drop_privileges(void);

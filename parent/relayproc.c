@@ -212,10 +212,10 @@ relay_listen(void)
 	mode_t			 old;
 	int			 fd;
 
+	_Static_assert(sizeof(OPTY_SOCKET_PATH) <= sizeof(sun.sun_path),
+	    "the socket path fits sun_path");
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
-	if (sizeof(OPTY_SOCKET_PATH) > sizeof(sun.sun_path))
-		fatalx("socket path too long");
 	memcpy(sun.sun_path, OPTY_SOCKET_PATH, sizeof(OPTY_SOCKET_PATH));
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 	    0)) == -1)
