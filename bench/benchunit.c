@@ -57,7 +57,7 @@
 #include "bench/bench.h"
 #include "bench/benchprops.h"
 #include "dbusd/dbusd.h"
-#include "parent/pty.h"
+#include "parent/parent.h"
 #include "proto/config.h"
 #include "proto/dirsock.h"
 #include "proto/log.h"

@@ -21,7 +21,6 @@
 
 #include "proto/config.h"
 #include "proto/log.h"
-#include "parent/pty.h"
 #include "parent/parent.h"
 
 static struct parent	 parent_state;

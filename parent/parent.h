@@ -64,6 +64,21 @@ void	parent_drop_privileges(void);
 /* dircheck.c: 0, ERR_NOTDIR or ERR_DIR_MISMATCH. */
 int	dircheck_start(int, const struct msg_start *);
 
+/*
+ * pty.c: a session's terminal, from its devpts instance; the master
+ * (non-blocking), *peerp the terminal for the unit, *whatp the failed
+ * step.  pty_check(): start-up's probe, the group of terminals.
+ */
+struct pty_spec {
+	uint16_t	rows;
+	uint16_t	cols;
+	uid_t		uid;		/* the session user */
+	gid_t		tty_gid;
+	const char	*pts_dir;	/* the session's devpts instance */
+};
+int	pty_open(const struct pty_spec *, int *, const char **);
+gid_t	pty_check(void);
+
 /* relayproc.c */
 void	relayproc_start(int);
 void	relayproc_lost(const char *) __attribute__((noreturn));

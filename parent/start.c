@@ -21,7 +21,6 @@
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
-#include "parent/pty.h"
 
 void
 start_drop(struct session *s)
