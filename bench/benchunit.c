@@ -58,8 +58,8 @@
 #include "bench/benchprops.h"
 #include "dbusd/dbusd.h"
 #include "parent/parent.h"
+#include "proto/cmsgfd.h"
 #include "proto/config.h"
-#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define SD_DEST		"org.freedesktop.systemd1"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto/dirsock.h"
+#include "proto/cmsgfd.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"

@@ -44,8 +44,8 @@
 #include "dbusd/bus.c"
 #include "dbusd/dbusd.h"
 #include "parent/parent.h"
+#include "proto/cmsgfd.h"
 #include "proto/config.h"
-#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define WAIT_SEC	30
