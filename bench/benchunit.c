@@ -57,9 +57,9 @@
 #include "bench/bench.h"
 #include "bench/benchprops.h"
 #include "dbusd/dbusd.h"
-#include "parent/pty.h"
+#include "parent/parent.h"
+#include "proto/cmsgfd.h"
 #include "proto/config.h"
-#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define SD_DEST		"org.freedesktop.systemd1"

@@ -2,7 +2,7 @@
  * launcher.h: opencode-pty-launcher, the ExecStart of every session
  * unit.  It runs as the session user with the slave of the session's
  * PTY on fd 0/1 (allocated by the root parent) and a socket carrying
- * the approved directory on fd 2 (proto/dirsock.h); nothing it reads is
+ * the approved directory on fd 2 (proto/cmsgfd.h); nothing it reads is
  * trusted more than the session user is.  It ends in the command's
  * execve: the command is the unit's main process.  See
  * docs/LAUNCHER.md.

@@ -40,8 +40,8 @@
 
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
+#include "proto/cmsgfd.h"
 #include "proto/config.h"
-#include "proto/dirsock.h"
 #include "proto/dirtake.h"
 
 /* One-line reasons, then a distinct exit status per failure class. */

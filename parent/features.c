@@ -2,8 +2,8 @@
  * features.c: the kernel and host facts the root parent needs before it
  * serves anybody, and the operator's opt-ins (root, start-up only).  A
  * missing requirement is a refusal to start with a journal line that
- * names it, never a silent degradation; the optional hardening in force
- * is logged once.
+ * names it, never a silent degradation; what is in force is logged
+ * (the scoping again with systemd's version, main.c).
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
@@ -175,13 +175,4 @@ features_check(void)
 		log_warnx("%s=1: a DUMPABLE client, which any %s process can "
 		    "take the socket of or ptrace, will be admitted "
 		    "(docs/UNITS.md)", OPTY_ALLOW_DUMPABLE_ENV, OPTY_USER);
-}
-
-void
-features_report(struct dbusd *bus)
-{
-	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
-	    dbusd_pid1_version(bus), parent->landlock_unscoped ?
-	    "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" :
-	    "yes");
 }

@@ -10,8 +10,6 @@
  */
 #include <sys/types.h>
 
-#include <grp.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +21,6 @@
 
 #include "proto/config.h"
 #include "proto/log.h"
-#include "parent/pty.h"
 #include "parent/parent.h"
 
 static struct parent	 parent_state;
@@ -34,17 +31,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: opencode-pty-supervisor [-v]\n");
 	exit(2);
-}
-
-static void
-user_lookup(void)
-{
-	struct passwd	*pw;
-
-	if ((pw = getpwnam(OPTY_USER)) == NULL)
-		fatalx("user %s not found", OPTY_USER);
-	parent->user_uid = pw->pw_uid;
-	parent->user_gid = pw->pw_gid;
 }
 
 static void
@@ -96,6 +82,10 @@ bus_start(void)
 	if ((r = dbusd_sweep_orphans(parent->bus)) < 0)
 		fatalx("orphan sweep: %s", strerror(-r));
 	log_info("orphan sweep stopped %d unit(s)", r);
+	log_info("systemd %s; Landlock signal and abstract socket scoping %s",
+	    dbusd_pid1_version(parent->bus), parent->landlock_unscoped ?
+	    "NO (below ABI 6, allowed by " OPTY_ALLOW_UNSCOPED_ENV "=1)" :
+	    "yes");
 }
 
 int
@@ -118,7 +108,6 @@ main(int argc, char *argv[])
 	parent->relay_pid = -1;
 	parent->relay_fd = -1;
 	features_check();
-	user_lookup();
 	parent->tty_gid = pty_check();
 	relayproc_start(verbose);
 	parent_drop_privileges();
@@ -129,7 +118,6 @@ main(int argc, char *argv[])
 	signals_setup();
 	log_setexit(parent_failclosed);
 	bus_start();
-	features_report(parent->bus);
 	parent->relay_ev = event_new(parent->base, parent->relay_fd,
 	    EV_READ | EV_PERSIST, parent_dispatch_relay, NULL);
 	if (parent->relay_ev == NULL || event_add(parent->relay_ev, NULL))

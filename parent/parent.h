@@ -57,11 +57,24 @@ extern struct parent *parent;
 
 /* Refuses to start (fatalx) without what sessions need; before the relay. */
 void	features_check(void);
-/* Logs the optional hardening in force; once the bus is open. */
-void	features_report(struct dbusd *);
 
 /* privdrop.c */
 void	parent_drop_privileges(void);
+
+/*
+ * pty.c: a session's terminal, from its devpts instance; the master
+ * (non-blocking), *peerp the terminal for the unit, *whatp the failed
+ * step.  pty_check(): start-up's probe, the group of terminals.
+ */
+struct pty_spec {
+	uint16_t	rows;
+	uint16_t	cols;
+	uid_t		uid;		/* the session user */
+	gid_t		tty_gid;
+	const char	*pts_dir;	/* the session's devpts instance */
+};
+int	pty_open(const struct pty_spec *, int *, const char **);
+gid_t	pty_check(void);
 
 /* relayproc.c */
 void	relayproc_start(int);

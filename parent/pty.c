@@ -29,12 +29,13 @@
 #include <unistd.h>
 
 #include "proto/log.h"
-#include "parent/pty.h"
+#include "parent/parent.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER	_IO('T', 0x41)	/* Linux 4.13 */
 #endif
 
+#define PTY_GROUP	"tty"
 #define PTY_PEER_MODE	0620
 
 /*

@@ -1,17 +1,18 @@
 /*
- * relayproc.c: starts the unprivileged relay (root parent side): the run
- * directory, the relay's empty root and the listening socket it alone
- * will hold, then the relay itself.  The relay is a fresh image executed
- * from a descriptor whose whole content the parent has just hashed and
- * compared with the SHA-256 embedded at build time (the relay this
- * supervisor was built with), with only the channel, the listening
- * socket and its own journal stream open and its numeric ids on the
- * command line; it drops its own privileges before it reads a client
- * byte.
+ * relayproc.c: starts the unprivileged relay (root parent side): the
+ * session and relay users' ids, the run directory, the relay's empty
+ * root and the listening socket it alone will hold, then the relay
+ * itself.  The relay is a fresh image executed from a descriptor whose
+ * whole content the parent has just hashed and compared with the
+ * SHA-256 embedded at build time (the relay this supervisor was built
+ * with), with only the channel, the listening socket and its own
+ * journal stream open and its numeric ids on the command line; it drops
+ * its own privileges before it reads a client byte.
  *
  * SPDX-License-Identifier: ISC
  * Copyright (c) 2026 The opencode-pty authors (see LICENSE)
  */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -82,11 +83,20 @@ relayproc_exec(struct relayproc_args *x)
 	_exit(127);
 }
 
+/*
+ * The start-up's user look-ups: the session user's ids, for the run
+ * directory, the socket and every session; the relay user's, for the
+ * relay's command line.
+ */
 static void
 relayproc_ids(struct relayproc_args *x)
 {
 	struct passwd	*pw;
 
+	if ((pw = getpwnam(OPTY_USER)) == NULL)
+		fatalx("user %s not found", OPTY_USER);
+	parent->user_uid = pw->pw_uid;
+	parent->user_gid = pw->pw_gid;
 	if ((pw = getpwnam(OPTY_RELAY_USER)) == NULL)
 		fatalx("relay user %s not found", OPTY_RELAY_USER);
 	if (pw->pw_uid == 0 || pw->pw_gid == 0)
@@ -97,42 +107,23 @@ relayproc_ids(struct relayproc_args *x)
 	endpwent();
 }
 
-/* Reads fd from its start to EOF into the digest; -1 on a read error. */
-static int
-relayproc_hash_fd(int fd, char hex[SHA256_HEX_LEN + 1])
-{
-	static uint8_t		 chunk[65536];
-	struct sha256_ctx	 ctx;
-	uint8_t			 d[SHA256_DIGEST_LEN];
-	ssize_t			 n;
-
-	sha256_init(&ctx);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		sha256_update(&ctx, chunk, (size_t)n);
-	}
-	sha256_final(&ctx, d);
-	sha256_hex(d, hex);
-	return 0;
-}
-
 /*
  * Opens the installed relay and hashes all of it through the descriptor
  * that will be executed, so what runs is what was compared: the path is
  * not looked up again.  Only root can change the file (root-owned, not
  * writable by group or other, checked here too) and exec refuses a file
  * open for writing (ETXTBSY), so the content cannot change in between
- * except by root.
+ * except by root.  Mapped, its whole size is hashed in one call.
  */
 static int
 relayproc_open_verified(void)
 {
-	char		 hex[SHA256_HEX_LEN + 1];
-	struct stat	 st;
-	int		 fd;
+	char			 hex[SHA256_HEX_LEN + 1];
+	uint8_t			 d[SHA256_DIGEST_LEN];
+	struct sha256_ctx	 ctx;
+	struct stat		 st;
+	void			*map;
+	int			 fd;
 
 	if ((fd = open(OPTY_RELAY_PATH, O_RDONLY | O_NOCTTY | O_CLOEXEC)) ==
 	    -1)
@@ -143,8 +134,14 @@ relayproc_open_verified(void)
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		fatalx("%s: not a regular file owned by root and writable "
 		    "only by root", OPTY_RELAY_PATH);
-	if (relayproc_hash_fd(fd, hex) == -1)
-		fatal("read %s", OPTY_RELAY_PATH);
+	if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+	    0)) == MAP_FAILED)
+		fatal("mmap %s", OPTY_RELAY_PATH);
+	sha256_init(&ctx);
+	sha256_update(&ctx, map, (size_t)st.st_size);
+	sha256_final(&ctx, d);
+	sha256_hex(d, hex);
+	munmap(map, (size_t)st.st_size);
 	if (strcmp(hex, OPTY_RELAY_SHA256) != 0)
 		fatalx("relay binary does not match the one this supervisor "
 		    "was built with: %s has sha256 %s, expected %s",
@@ -215,10 +212,10 @@ relay_listen(void)
 	mode_t			 old;
 	int			 fd;
 
+	_Static_assert(sizeof(OPTY_SOCKET_PATH) <= sizeof(sun.sun_path),
+	    "the socket path fits sun_path");
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
-	if (sizeof(OPTY_SOCKET_PATH) > sizeof(sun.sun_path))
-		fatalx("socket path too long");
 	memcpy(sun.sun_path, OPTY_SOCKET_PATH, sizeof(OPTY_SOCKET_PATH));
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 	    0)) == -1)
@@ -247,13 +244,13 @@ relayproc_start(int verbose)
 	pid_t			 pid;
 
 	memset(&x, 0, sizeof(x));
+	relayproc_ids(&x);
 	rundir_make();
 	x.lfd = relay_listen();
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) == -1)
 		fatal("socketpair");
 	x.chfd = ch[1];
 	x.verbose = verbose;
-	relayproc_ids(&x);
 	x.exefd = relayproc_open_verified();
 	/*
 	 * The relay's stderr is a journal stream of its own, opened here by

@@ -24,11 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto/dirsock.h"
+#include "proto/cmsgfd.h"
 #include "proto/imsg.h"
 #include "proto/log.h"
 #include "parent/parent.h"
-#include "parent/pty.h"
 
 void
 start_drop(struct session *s)

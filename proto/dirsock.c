@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "proto/cmsgfd.h"
-#include "proto/dirsock.h"
 
 int
 dirsock_make(int dirfd)

@@ -1,6 +1,6 @@
 /*
  * dirtake.c: the launcher's side of the approved directory's way into a
- * session unit (dirsock.h; the root parent sends, dirsock.c).  Runs as
+ * session unit (cmsgfd.h; the root parent sends, dirsock.c).  Runs as
  * the session user and trusts the message only for what the kernel says
  * of it: the socket's peer is root (the socket pair was made by the root
  * parent before any byk process held it), exactly one byte, exactly one
@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "proto/cmsgfd.h"
-#include "proto/dirsock.h"
 #include "proto/dirtake.h"
 
 static int

@@ -1,5 +1,5 @@
 /*
- * dirtake.h: the launcher's side of the directory message (dirsock.h):
+ * dirtake.h: the launcher's side of the directory message (cmsgfd.h):
  * taking the approved directory from the socket on its fd 2.  The root
  * parent, which only sends, does not include it.
  *

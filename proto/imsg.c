@@ -106,10 +106,8 @@ msgtab_check(uint32_t type, enum imsg_dir dir, size_t len, int hasfd,
 		return IMSG_E_DIR;
 	if (len < ent->minlen || len > ent->maxlen)
 		return IMSG_E_SIZE;
-	if (ent->fd == FD_NONE && hasfd)
-		return IMSG_E_FD_UNEXPECTED;
-	if (ent->fd == FD_REQUIRED && !hasfd)
-		return IMSG_E_FD_MISSING;
+	if (hasfd != (ent->fd == FD_REQUIRED))
+		return hasfd ? IMSG_E_FD_UNEXPECTED : IMSG_E_FD_MISSING;
 	if (sid >= OPTY_MAX_SLOTS)
 		return IMSG_E_SID;
 	/* A channel-wide message names no session. */

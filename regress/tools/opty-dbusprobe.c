@@ -43,9 +43,9 @@
 /* NOLINTNEXTLINE(bugprone-suspicious-include): bus_free() is static */
 #include "dbusd/bus.c"
 #include "dbusd/dbusd.h"
-#include "parent/pty.h"
+#include "parent/parent.h"
+#include "proto/cmsgfd.h"
 #include "proto/config.h"
-#include "proto/dirsock.h"
 #include "proto/log.h"
 
 #define WAIT_SEC	30

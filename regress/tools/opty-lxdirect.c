@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto/dirsock.h"
+#include "proto/cmsgfd.h"
 
 static void __attribute__((noreturn))
 die(const char *what)

@@ -52,7 +52,6 @@
 #include "launcher/launcher.h"
 #include "proto/argcodec.h"
 #include "proto/cmsgfd.h"
-#include "proto/dirsock.h"
 #include "proto/dirtake.h"
 
 static char	*many[START_MAX_ARGS + 2];
