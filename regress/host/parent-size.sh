@@ -17,7 +17,7 @@
 set -u
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin/opencode-pty-supervisor
-PARENT_SIZE_MAX=${PARENT_SIZE_MAX:-7431}
+PARENT_SIZE_MAX=${PARENT_SIZE_MAX:-7077}
 command -v readelf >/dev/null 2>&1 ||
     { echo "parent-size: FAIL: readelf is missing (binutils)" >&2; exit 1; }
 [ -f "$BIN" ] || { echo "parent-size: FAIL: $BIN not built" >&2; exit 1; }
