@@ -214,6 +214,21 @@ pty_units() {
 }
 
 # wait_no_units [SECONDS]: true once no session unit is left.
+# wait_units WHAT: a session unit appears within 20 s (a bound against a
+# hang, not a timing claim); PASS/FAIL, and on FAIL the client's unit
+# and the supervisor's last lines, so the reason is in the log.
+wait_units() {
+	n=0
+	while [ -z "$(pty_units)" ] && [ $n -lt 200 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+	check "$1" test -n "$(pty_units)" && return 0
+	systemctl status --no-pager -n 20 "$CLIENT_UNIT" 2>&1 |
+	    sed 's/^/  client: /'
+	journalctl -u "$SUP" -n 20 -o cat --no-pager | sed 's/^/  sup: /'
+	return 1
+}
+
 wait_no_units() {
 	n=$(( ${1:-20} * 10 ))
 	while [ $n -gt 0 ]; do

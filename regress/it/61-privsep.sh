@@ -34,9 +34,7 @@ systemctl reset-failed "$CLIENT_UNIT" 2>/dev/null
 actor_note node
 systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
     -p Group=byk -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- /bin/sleep 60
-n=0
-while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-check "a session unit runs" test -n "$(pty_units)"
+wait_units "a session unit runs"
 since=$(date '+%Y-%m-%d %H:%M:%S')
 sleep 1
 kill -9 "$(relay_pid)"

@@ -200,9 +200,7 @@ systemd-run --quiet --unit="$CLIENT_UNIT" -p Type=exec -p User=byk \
     -p Group=byk -p StandardOutput="append:$tmp/sd.out" \
     -p StandardError="append:$tmp/sd.err" -- "$NODE_BIN" "$NODE_SIM" -d "$WORK" -- \
     /bin/sh -c 'echo before-stop; exec sleep 60'
-n=0
-while [ -z "$(pty_units)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-check "the session runs" test -n "$(pty_units)"
+wait_units "the session runs"
 sleep 1
 systemctl stop "$SUP"
 n=0
